@@ -1,0 +1,13 @@
+// Command tcheck is a timed-automata model checker for partially synchronous
+// distributed protocols. See the README and docs/ for usage.
+package main
+
+import (
+	"os"
+
+	"github.com/tcheck/tcheck/cmd/tcheck/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+}

@@ -1,0 +1,224 @@
+package model
+
+// This file is the contract between the model front end and the engine
+// (package zone) and the query layer (package queries): the compiled form of
+// a network of timed automata. Everything here is fully instantiated:
+// template parameters, constants and select values are folded, processes are
+// numbered, variables and clocks are flat vectors.
+
+// NoBound marks a clock with no lower/upper bound constant in a bound array
+// (the clock is never compared from that side). Same value as dbm.NoBound.
+const NoBound int32 = -(1 << 29)
+
+// Network is a compiled network of timed automata.
+type Network struct {
+	Name   string
+	File   string  // the model file, for messages ("" for in-memory models)
+	Params []Param // the model's parameters with their values after --set
+
+	// Vars is the layout of the integer variable vector (bools are 0/1).
+	// Arrays are flattened row-major, one slot per element.
+	Vars []Var
+	// Clocks lists the clocks; Clocks[0] is the reference clock "0".
+	Clocks []Clock
+	// Chans lists the channels; arrays are flattened, one entry per element.
+	Chans []Chan
+	// Procs lists the processes in system order.
+	Procs []*Process
+
+	// GlobalL and GlobalU are the largest lower/upper bound constants each
+	// clock is compared with anywhere in the model (guards and invariants),
+	// indexed by clock; [0] is 0; NoBound where a clock is never compared.
+	GlobalL, GlobalU []int32
+	// Diagonals lists the diagonal clock constraints (x_i - x_j ≺ c, i,j ≠ 0)
+	// that occur in guards or invariants; LU/M extrapolation is unsound when
+	// this is non-empty.
+	Diagonals []ClockConstraint
+
+	// compiler state kept for compiling query formulas (unexported).
+	scope any
+}
+
+// Param is a model parameter (an integer constant that --set overrides).
+type Param struct {
+	Name  string
+	Value int64
+}
+
+// Var is one slot of the variable vector.
+type Var struct {
+	Name     string // e.g. "alive", "buff[0][1][2]", "Observer.cnt"
+	Min, Max int32  // the declared range; an assignment outside it is a runtime error
+	Init     int32
+	Bool     bool
+}
+
+// Clock is one clock. Proc is the owning process for a template-local clock,
+// -1 for a global clock.
+type Clock struct {
+	Name string // e.g. "t", "Process.x", "Broadcast(1).x"
+	Proc int
+}
+
+// Chan is one channel.
+type Chan struct {
+	Name      string // e.g. "b[2]"
+	Broadcast bool
+	Urgent    bool
+}
+
+// Process is one instantiated template.
+type Process struct {
+	Index     int
+	Name      string // e.g. "Observer", "Proc(1)", "Broadcast(0,2)"
+	Template  string
+	Locations []Location
+	Edges     []Edge // in template order; select expanded in value order
+	Initial   int    // index into Locations
+}
+
+// Location is a location of a process.
+type Location struct {
+	Name      string
+	Committed bool
+	Urgent    bool
+	// Invariant holds the clock part of the invariant (upper bounds, and
+	// diagonals if written); InvData the data part (nil when none). A state
+	// whose data part is false is not a valid state.
+	Invariant []ClockConstraint
+	InvData   BoolExpr
+	// Out lists the indices (into Process.Edges) of the edges leaving this
+	// location, in template order.
+	Out []int
+	// L and U are the per-location clock bounds (Behrmann, Bouyer, Fleury,
+	// Larsen, TACAS 2003), indexed by clock: the largest constant the clock
+	// can be compared with from below/above from here on before a reset,
+	// considering this process's own automaton. The bound of a location
+	// vector is the maximum over its processes. NoBound where none.
+	L, U []int32
+	Src  string // the invariant as written (for printing)
+}
+
+// ClockConstraint is x_I - x_J ≺ c where ≺ is < when Strict, ≤ otherwise.
+// J = 0 for an upper bound on x_I, I = 0 for a lower bound on x_J.
+// When Value is nil the constant is Const; otherwise Value computes it from
+// the variable vector (a constraint whose constant depends on data).
+type ClockConstraint struct {
+	I, J   int
+	Strict bool
+	Const  int32
+	Value  IntExpr
+}
+
+// Edge is a compiled edge. Selects are expanded: one Edge per combination of
+// select values, which are recorded in Select for printing traces.
+type Edge struct {
+	Index    int // index in Process.Edges
+	Proc     int
+	From, To int
+	Select   []SelectValue
+
+	Guard      BoolExpr          // data guard, nil = true
+	ClockGuard []ClockConstraint // conjunction of clock constraints
+
+	// Sync is the channel index into Network.Chans (-1 for none). If the
+	// channel depends on data (`c[v]!` with v a variable), SyncExpr computes
+	// it instead (and Sync is -1).
+	Sync     int
+	SyncExpr IntExpr
+	Send     bool // '!' (true) or '?' (false)
+
+	// Update runs the data assignments and records clock resets in
+	// Env.Resets in execution order. nil = no update.
+	Update Action
+
+	GuardSrc, SyncSrc, UpdateSrc, SelectSrc, Comment string // as written
+}
+
+// HasSync reports whether the edge synchronises on a channel.
+func (e *Edge) HasSync() bool { return e.Sync >= 0 || e.SyncExpr != nil }
+
+// SelectValue is the value bound to a select variable on an expanded edge.
+type SelectValue struct {
+	Name  string
+	Value int32
+}
+
+// Reset is a clock assignment x := Value recorded by an update.
+type Reset struct {
+	Clock int
+	Value int32
+}
+
+// Compiled code runs over an Env. It never allocates. Runtime errors (an
+// assignment out of a variable's range, an index out of bounds, division by
+// zero) set Env.Err and the evaluation returns a harmless value; the caller
+// checks Env.Err after each call.
+type (
+	IntExpr  func(*Env) int32
+	BoolExpr func(*Env) bool
+	Action   func(*Env)
+)
+
+// RuntimeError is an error raised while evaluating compiled code.
+type RuntimeError struct {
+	Pos string // file:line:col of the offending expression
+	Msg string
+}
+
+func (e *RuntimeError) Error() string {
+	if e.Pos == "" {
+		return e.Msg
+	}
+	return e.Pos + ": " + e.Msg
+}
+
+// Env is the evaluation context of compiled code. Vars is the variable
+// vector of the state being evaluated (updated in place by Actions), Locs its
+// location vector (read by location tests in query formulas). Updates append
+// clock resets to Resets; the caller sets Resets = Resets[:0] before running
+// an update. Err is the first runtime error, nil if none. Obtain one with
+// Network.NewEnv: it holds the scratch space for function frames.
+type Env struct {
+	Vars   []int32
+	Locs   []int32
+	Resets []Reset
+	Err    *RuntimeError
+
+	frame []int32 // function locals and by-value arguments (internal)
+	sp    int
+}
+
+// FormulaKind is the kind of a node of a compiled state formula.
+type FormulaKind int
+
+const (
+	FTrue FormulaKind = iota
+	FFalse
+	FData     // a condition on locations and variables only: Data
+	FClock    // a clock constraint: Clock
+	FDeadlock // the deadlock predicate
+	FAnd      // conjunction of Args
+	FOr       // disjunction of Args
+	FNot      // negation of Args[0]
+)
+
+// Formula is a compiled state formula of a query: quantifiers over bounded
+// types are expanded, data-only subformulas are collapsed into single FData
+// nodes, and clock constraints (including differences between clocks of any
+// processes) are FClock leaves.
+type Formula struct {
+	Kind  FormulaKind
+	Data  BoolExpr
+	Clock ClockConstraint
+	Args  []*Formula
+	Src   string // the source text of this node, for messages
+}
+
+// Term is a compiled expression of a sup/inf query: a clock (Clock > 0) or a
+// data expression (Data != nil).
+type Term struct {
+	Clock int
+	Data  IntExpr
+	Src   string
+}

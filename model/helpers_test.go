@@ -1,0 +1,31 @@
+package model
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// modelFiles lists the example models under testdata/models (the repository
+// root's) and model/testdata/valid, in name order.
+func modelFiles(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	for _, pat := range []string{"../testdata/models/*.yaml", "testdata/valid/*.yaml"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	return files
+}
+
+func readFile(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

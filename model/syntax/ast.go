@@ -102,11 +102,12 @@ type TypedefDecl struct {
 
 // FuncDecl is a function definition.
 type FuncDecl struct {
-	Pos    Pos
-	Result *TypeExpr
-	Name   string
-	Params []*Param
-	Body   *BlockStmt
+	Pos     Pos // of the result type (the start of the declaration)
+	Result  *TypeExpr
+	Name    string
+	NamePos Pos // of Name
+	Params  []*Param
+	Body    *BlockStmt
 }
 
 // Param is a function or template parameter: `const pid_t id`, `int &x`,

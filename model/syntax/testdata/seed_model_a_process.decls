@@ -1,0 +1,2 @@
+// Model A, template Process() local declarations (section 3.3).
+clock x;

@@ -10,10 +10,13 @@ import (
 // where a direct exact reference exists, by comparing with it.
 
 const (
-	testSeeds    = 400 // random DBMs per property test
-	testMaxConst = 6   // small constants make boundaries likely to be hit
+	testMaxConst = 6 // small constants make boundaries likely to be hit
 	testMaxDim   = 6
 )
+
+// testSeeds is the number of random cases per property test, multiplied
+// by -dbm.scale (see TestMain).
+var testSeeds = 1000
 
 func TestNewInitIsPositiveOrthant(t *testing.T) {
 	for dim := 1; dim <= 5; dim++ {

@@ -261,8 +261,9 @@ func (d DBM) checkExtra(op string, l, u []int32) {
 // constraints it satisfied and with the negations of those it violated.
 // The parts are appended to out (which is returned); they are pairwise
 // disjoint, their union includes d, and no part meets both a diagonal
-// constraint and its negation. max should include the constants of the
-// diagonal constraints for both their clocks, as in Bengtsson & Yi.
+// constraint and its negation. As in Bengtsson & Yi, max holds the maximal
+// constants of the non-diagonal constraints; the diagonal constraints are
+// taken care of by the splitting.
 //
 // Precondition: d is closed and non-empty; max as for [DBM.ExtraM]
 // (checked in debug builds); out.Dim == d.Dim or out is the zero

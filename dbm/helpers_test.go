@@ -6,12 +6,30 @@ package dbm
 // near-boundaries.
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 )
 
-func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)) }
+// Randomised tests are deterministic; these flags explore further:
+//
+//	go test ./dbm/ -dbm.seed=7 -dbm.scale=20
+var (
+	seedFlag  = flag.Uint64("dbm.seed", 0, "offset added to the seeds of the randomised tests")
+	scaleFlag = flag.Int("dbm.scale", 1, "multiplier for the number of random cases")
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	testSeeds *= max(1, *scaleFlag)
+	os.Exit(m.Run())
+}
+
+func newRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed+*seedFlag, 0x9e3779b97f4a7c15))
+}
 
 // randConstraint returns a random constraint x_i − x_j ≺ c with i ≠ j and
 // |c| ≤ maxConst, shaped like guards: upper bounds x ≺ c with c ≥ 0, lower

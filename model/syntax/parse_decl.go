@@ -364,10 +364,9 @@ func (p *parser) parseAfterSystem() {
 // ---------------------------------------------------------------------------
 // Statements
 
-// parseBlock parses `{ stmt* }`; the current token is '{'.
+// parseBlock parses `{ stmt* }`; the current token is '{'. (Nesting is
+// counted by parseStmt.)
 func (p *parser) parseBlock() *BlockStmt {
-	p.enter()
-	defer p.leave()
 	b := &BlockStmt{Pos: p.tok.pos}
 	p.expect(tLBrace, "")
 	for p.tok.kind != tRBrace {

@@ -155,13 +155,13 @@ type FileLocation struct {
 
 // FileEdge is an edge as written.
 type FileEdge struct {
-	Pos              Pos
-	From, To         string
-	FromPos, ToPos   Pos
-	Select           Text
-	Guard, Sync      Text
-	Update           Text
-	Comment          string
+	Pos            Pos
+	From, To       string
+	FromPos, ToPos Pos
+	Select         Text
+	Guard, Sync    Text
+	Update         Text
+	Comment        string
 }
 
 // FileQuery is an entry of the `queries:` map.

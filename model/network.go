@@ -108,6 +108,10 @@ type ClockConstraint struct {
 	Strict bool
 	Const  int32
 	Value  IntExpr
+
+	// lo, hi bound the values Value can return (= Const when Value is
+	// nil); the static clock-bound analysis uses them (internal).
+	lo, hi int64
 }
 
 // Edge is a compiled edge. Selects are expanded: one Edge per combination of
@@ -187,6 +191,9 @@ type Env struct {
 
 	frame []int32 // function locals and by-value arguments (internal)
 	sp    int
+	fp    int   // frame pointer of the running function (internal)
+	ret   int32 // return value of the last function call (internal)
+	steps int   // loop iterations of the current evaluation (internal)
 }
 
 // FormulaKind is the kind of a node of a compiled state formula.

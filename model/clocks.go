@@ -1,0 +1,329 @@
+package model
+
+import (
+	"math"
+
+	"github.com/tcheck/tcheck/model/syntax"
+)
+
+// conjuncts splits a conjunction (&&, and) into its parts.
+func conjuncts(x syntax.Expr, out []syntax.Expr) []syntax.Expr {
+	x = unparen(x)
+	if b, ok := x.(*syntax.BinaryExpr); ok && b.Op == syntax.OpAnd {
+		out = conjuncts(b.X, out)
+		return conjuncts(b.Y, out)
+	}
+	return append(out, x)
+}
+
+// mentionsClock reports whether x refers to a clock anywhere. Inside a
+// quantifier the variable is bound to the first value of its type, so that
+// `Proc(i).x` resolves.
+func (c *compiler) mentionsClock(cx *ctx, x syntax.Expr) bool {
+	switch x := x.(type) {
+	case nil:
+		return false
+	case *syntax.Ident, *syntax.IndexExpr, *syntax.MemberExpr:
+		if r, err := c.refExpr(cx, x); err == nil && r.space == rsClock {
+			return true
+		}
+		if ix, ok := x.(*syntax.IndexExpr); ok {
+			return c.mentionsClock(cx, ix.X) || c.mentionsClock(cx, ix.Index)
+		}
+	case *syntax.ParenExpr:
+		return c.mentionsClock(cx, x.X)
+	case *syntax.UnaryExpr:
+		return c.mentionsClock(cx, x.X)
+	case *syntax.BinaryExpr:
+		return c.mentionsClock(cx, x.X) || c.mentionsClock(cx, x.Y)
+	case *syntax.CondExpr:
+		return c.mentionsClock(cx, x.Cond) || c.mentionsClock(cx, x.Then) || c.mentionsClock(cx, x.Else)
+	case *syntax.CallExpr:
+		for _, a := range x.Args {
+			if c.mentionsClock(cx, a) {
+				return true
+			}
+		}
+	case *syntax.IncDecExpr:
+		return c.mentionsClock(cx, x.X)
+	case *syntax.AssignExpr:
+		return c.mentionsClock(cx, x.LHS) || c.mentionsClock(cx, x.RHS)
+	case *syntax.QuantExpr:
+		sc := newScope(cx.sc)
+		if t, err := c.typeOf(cx.sc, x.Type); err == nil && t.isData() && t.kind != kArray {
+			sc.syms[x.Var] = &symbol{name: x.Var, kind: symConst, t: t.withConst(true), vals: []int64{t.lo}}
+		}
+		return c.mentionsClock(&ctx{sc: sc, query: cx.query}, x.Body)
+	}
+	return false
+}
+
+// clockConstraints splits a guard or invariant into clock constraints and
+// a data condition (nil when there is none). Guards and invariants must be
+// conjunctions; each conjunct that mentions a clock must be a comparison of
+// a clock or a clock difference with a data expression. In an invariant a
+// clock may only be bounded from above (x < e, x <= e) or by a diagonal.
+func (c *compiler) clockConstraints(cx *ctx, x syntax.Expr, inv bool) ([]ClockConstraint, *cexpr, error) {
+	var cc []ClockConstraint
+	var data *cexpr
+	for _, k := range conjuncts(x, nil) {
+		if !c.mentionsClock(cx, k) {
+			d, err := c.data(cx, k)
+			if err != nil {
+				return nil, nil, err
+			}
+			d = c.truth(d)
+			if data == nil {
+				data = d
+			} else {
+				data, err = c.andExpr(data, d)
+				if err != nil {
+					return nil, nil, err
+				}
+			}
+			continue
+		}
+		cs, err := c.clockAtom(cx, k)
+		if err != nil {
+			return nil, nil, err
+		}
+		if inv {
+			for _, cn := range cs {
+				if cn.I == 0 {
+					return nil, nil, c.errAt(k.Position(), "invariant %s is a lower bound on a clock: invariants may only bound clocks from above (x <= c, x < c)", exprString(k))
+				}
+			}
+		}
+		cc = append(cc, cs...)
+	}
+	return cc, data, nil
+}
+
+func (c *compiler) andExpr(a, b *cexpr) (*cexpr, error) {
+	if a.isConst {
+		if a.val == 0 {
+			return a, nil
+		}
+		return b, nil
+	}
+	if b.isConst {
+		if b.val == 0 {
+			return b, nil
+		}
+		return a, nil
+	}
+	f, g := a.fn, b.fn
+	return &cexpr{t: boolType, lo: 0, hi: 1, pos: a.pos, effects: a.effects || b.effects,
+		fn: func(e *Env) int32 { return b2i(f(e) != 0 && g(e) != 0) }}, nil
+}
+
+// clockAtom compiles one clock comparison `L op R` where L - R is a clock,
+// minus a clock, or a difference of two clocks, plus data terms.
+func (c *compiler) clockAtom(cx *ctx, k syntax.Expr) ([]ClockConstraint, error) {
+	x := unparen(k)
+	b, ok := x.(*syntax.BinaryExpr)
+	if !ok {
+		switch x := x.(type) {
+		case *syntax.UnaryExpr:
+			if x.Op == syntax.OpNot {
+				return nil, c.errAt(x.Pos, "negation of a clock constraint is not supported (write the opposite comparison)")
+			}
+		case *syntax.QuantExpr:
+			return nil, c.errAt(x.Pos, "quantifiers over clock constraints are not supported here")
+		}
+		return nil, c.errAt(k.Position(), "%s uses a clock as data (clocks may only be compared: x < e, x - y <= e)", exprString(k))
+	}
+	switch b.Op {
+	case syntax.OpOr, syntax.OpImply:
+		return nil, c.errAt(b.Pos, "disjunction over clock constraints is not supported in guards and invariants")
+	case syntax.OpLT, syntax.OpLE, syntax.OpGT, syntax.OpGE, syntax.OpEQ:
+	case syntax.OpNE:
+		return nil, c.errAt(b.Pos, "clock disequality %s is not a convex constraint (not supported)", exprString(k))
+	default:
+		return nil, c.errAt(k.Position(), "%s uses a clock as data (clocks may only be compared: x < e, x - y <= e)", exprString(k))
+	}
+	lin := &linear{}
+	if err := c.linearize(cx, b.X, 1, lin); err != nil {
+		return nil, err
+	}
+	if err := c.linearize(cx, b.Y, -1, lin); err != nil {
+		return nil, err
+	}
+	// Clock part p - q (0 is the reference clock).
+	var p, q int
+	var nz []clockTerm
+	for _, t := range lin.clocks {
+		if t.coef != 0 {
+			nz = append(nz, t)
+		}
+	}
+	switch {
+	case len(nz) == 1 && nz[0].coef == 1:
+		p = nz[0].clock
+	case len(nz) == 1 && nz[0].coef == -1:
+		q = nz[0].clock
+	case len(nz) == 2 && nz[0].coef == 1 && nz[1].coef == -1:
+		p, q = nz[0].clock, nz[1].clock
+	case len(nz) == 2 && nz[0].coef == -1 && nz[1].coef == 1:
+		p, q = nz[1].clock, nz[0].clock
+	case len(nz) == 0:
+		return nil, c.errAt(b.Pos, "the clocks of %s cancel out", exprString(k))
+	default:
+		return nil, c.errAt(b.Pos, "unsupported clock constraint %s: only x ~ e and x - y ~ e are allowed", exprString(k))
+	}
+	// p - q + D op 0, so p - q op -D: the bound B is -D.
+	bnd, err := c.negSum(lin.data, b.Pos)
+	if err != nil {
+		return nil, err
+	}
+	upper := func(i, j int, strict bool, v *cexpr) ClockConstraint {
+		cn := ClockConstraint{I: i, J: j, Strict: strict}
+		if v.isConst {
+			cn.Const = int32(v.val)
+			cn.lo, cn.hi = v.val, v.val
+		} else {
+			cn.Value = c.intExpr(v.fn)
+			cn.lo, cn.hi = v.lo, v.hi
+		}
+		return cn
+	}
+	neg := c.negate(bnd)
+	switch b.Op {
+	case syntax.OpLT:
+		return []ClockConstraint{upper(p, q, true, bnd)}, nil
+	case syntax.OpLE:
+		return []ClockConstraint{upper(p, q, false, bnd)}, nil
+	case syntax.OpGT:
+		return []ClockConstraint{upper(q, p, true, neg)}, nil
+	case syntax.OpGE:
+		return []ClockConstraint{upper(q, p, false, neg)}, nil
+	}
+	// ==: both bounds, the upper first.
+	return []ClockConstraint{upper(p, q, false, bnd), upper(q, p, false, neg)}, nil
+}
+
+type clockTerm struct {
+	clock, coef int
+}
+
+type signedData struct {
+	sign int
+	e    *cexpr
+}
+
+type linear struct {
+	clocks []clockTerm
+	data   []signedData
+}
+
+func (l *linear) addClock(x, coef int) {
+	for i := range l.clocks {
+		if l.clocks[i].clock == x {
+			l.clocks[i].coef += coef
+			return
+		}
+	}
+	l.clocks = append(l.clocks, clockTerm{x, coef})
+}
+
+// linearize splits a sum of clocks and data into clock terms and data
+// terms.
+func (c *compiler) linearize(cx *ctx, x syntax.Expr, sign int, l *linear) error {
+	x = unparen(x)
+	switch y := x.(type) {
+	case *syntax.BinaryExpr:
+		switch y.Op {
+		case syntax.OpAdd:
+			if err := c.linearize(cx, y.X, sign, l); err != nil {
+				return err
+			}
+			return c.linearize(cx, y.Y, sign, l)
+		case syntax.OpSub:
+			if err := c.linearize(cx, y.X, sign, l); err != nil {
+				return err
+			}
+			return c.linearize(cx, y.Y, -sign, l)
+		}
+	case *syntax.UnaryExpr:
+		switch y.Op {
+		case syntax.OpNeg:
+			return c.linearize(cx, y.X, -sign, l)
+		case syntax.OpPlus:
+			return c.linearize(cx, y.X, sign, l)
+		}
+	case *syntax.Ident, *syntax.IndexExpr, *syntax.MemberExpr:
+		if r, err := c.refExpr(cx, x); err == nil && r.space == rsClock {
+			if r.t.kind != kClock {
+				return c.errAt(x.Position(), "%s is an array of clocks: index it", r.name)
+			}
+			if !r.static {
+				return c.errAt(x.Position(), "the index of clock %s must be a constant", r.name)
+			}
+			l.addClock(r.off, sign)
+			return nil
+		}
+	}
+	if c.mentionsClock(cx, x) {
+		return c.errAt(x.Position(), "unsupported clock expression %s: clocks may only be added or subtracted", exprString(x))
+	}
+	d, err := c.data(cx, x)
+	if err != nil {
+		return err
+	}
+	if d.effects {
+		return c.errAt(x.Position(), "%s has side effects", exprString(x))
+	}
+	l.data = append(l.data, signedData{sign, d})
+	return nil
+}
+
+// negSum returns -(Σ sign·e): the bound of a clock constraint.
+func (c *compiler) negSum(ds []signedData, p syntax.Pos) (*cexpr, error) {
+	var k int64
+	var lo, hi int64
+	var fns []func(*Env) int32
+	var signs []int32
+	for _, d := range ds {
+		s := int64(-d.sign)
+		if d.e.isConst {
+			k += s * d.e.val
+			continue
+		}
+		fns = append(fns, d.e.fn)
+		signs = append(signs, int32(s))
+		if s > 0 {
+			lo, hi = lo+d.e.lo, hi+d.e.hi
+		} else {
+			lo, hi = lo-d.e.hi, hi-d.e.lo
+		}
+	}
+	if len(fns) == 0 {
+		return c.folded(litType, k, p)
+	}
+	if k > math.MaxInt32 || k < math.MinInt32 {
+		return nil, c.errAt(p, "constant overflows 32 bits")
+	}
+	k32 := int32(k)
+	out := &cexpr{t: litType, pos: p, lo: clamp32(lo + k), hi: clamp32(hi + k)}
+	if len(fns) == 1 && signs[0] == 1 {
+		f := fns[0]
+		out.fn = func(e *Env) int32 { return f(e) + k32 }
+		return out, nil
+	}
+	out.fn = func(e *Env) int32 {
+		s := k32
+		for i, f := range fns {
+			s += signs[i] * f(e)
+		}
+		return s
+	}
+	return out, nil
+}
+
+func (c *compiler) negate(v *cexpr) *cexpr {
+	if v.isConst {
+		return constExpr(litType, -v.val, v.pos)
+	}
+	f := v.fn
+	return &cexpr{t: litType, pos: v.pos, lo: -v.hi, hi: -v.lo, fn: func(e *Env) int32 { return -f(e) }}
+}

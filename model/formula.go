@@ -1,0 +1,378 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tcheck/tcheck/model/syntax"
+)
+
+// formulaCompiler resolves what only queries may use: process members
+// (`P.loc`, `P(i).x`, `P.var`) and the deadlock predicate.
+type formulaCompiler struct {
+	c *compiler
+}
+
+func (n *Network) queryCompiler(src Text) (*formulaCompiler, *ctx, error) {
+	st := n.state()
+	if st == nil {
+		return nil, nil, &Error{Pos: src.Pos, Msg: "the network was not compiled from a model file"}
+	}
+	c := &compiler{file: st.file, net: n, st: st, text: src, resetsOf: map[[2]int][]int{}}
+	fc := &formulaCompiler{c: c}
+	return fc, &ctx{sc: newScope(st.global), query: fc}, nil
+}
+
+// CompileFormula compiles a state formula of a query: boolean combinations
+// of location tests (P.loc, P(i).loc), data expressions (including calls of
+// side-effect-free functions and process variables P.v), clock constraints
+// (x ~ e, x - y ~ e over global and process clocks), deadlock, and
+// forall/exists over bounded types, expanded here so that P(i) names a
+// concrete process. Subformulas without clocks and deadlock collapse into
+// single FData nodes. src maps the positions of e to the file.
+func (n *Network) CompileFormula(e syntax.Expr, src Text) (*Formula, error) {
+	fc, cx, err := n.queryCompiler(src)
+	if err != nil {
+		return nil, err
+	}
+	return fc.formula(cx, e)
+}
+
+// CompileTerm compiles an expression of a sup/inf query: a clock (global or
+// P.x) or a side-effect-free data expression.
+func (n *Network) CompileTerm(e syntax.Expr, src Text) (Term, error) {
+	fc, cx, err := n.queryCompiler(src)
+	if err != nil {
+		return Term{}, err
+	}
+	c := fc.c
+	switch unparen(e).(type) {
+	case *syntax.Ident, *syntax.IndexExpr, *syntax.MemberExpr:
+		if r, err := c.refExpr(cx, unparen(e)); err == nil && r.space == rsClock {
+			if r.t.kind != kClock || !r.static {
+				return Term{}, c.errAt(e.Position(), "%s must be a single clock with constant indices", r.name)
+			}
+			return Term{Clock: r.off, Src: exprString(e)}, nil
+		}
+	}
+	if c.special(cx, e) {
+		return Term{}, c.errAt(e.Position(), "%s is not a clock or a data expression", exprString(e))
+	}
+	d, err := c.data(cx, e)
+	if err != nil {
+		return Term{}, err
+	}
+	if d.effects {
+		return Term{}, c.errAt(e.Position(), "%s has side effects", exprString(e))
+	}
+	return Term{Data: c.intExpr(d.fn), Src: exprString(e)}, nil
+}
+
+func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
+	c := fc.c
+	if x == nil {
+		return nil, &Error{Pos: c.text.Pos, Msg: "missing formula"}
+	}
+	src := exprString(x)
+	if !c.special(cx, x) {
+		d, err := c.data(cx, x)
+		if err != nil {
+			return nil, err
+		}
+		if d.effects {
+			return nil, c.errAt(x.Position(), "the formula %s has side effects", src)
+		}
+		d = c.truth(d)
+		if d.isConst {
+			if d.val != 0 {
+				return &Formula{Kind: FTrue, Src: src}, nil
+			}
+			return &Formula{Kind: FFalse, Src: src}, nil
+		}
+		return &Formula{Kind: FData, Data: c.boolExpr(d), Src: src}, nil
+	}
+	switch y := unparen(x).(type) {
+	case *syntax.DeadlockExpr:
+		return &Formula{Kind: FDeadlock, Src: src}, nil
+	case *syntax.UnaryExpr:
+		if y.Op == syntax.OpNot {
+			a, err := fc.formula(cx, y.X)
+			if err != nil {
+				return nil, err
+			}
+			return &Formula{Kind: FNot, Args: []*Formula{a}, Src: src}, nil
+		}
+	case *syntax.BinaryExpr:
+		switch y.Op {
+		case syntax.OpAnd, syntax.OpOr, syntax.OpImply:
+			a, err := fc.formula(cx, y.X)
+			if err != nil {
+				return nil, err
+			}
+			b, err := fc.formula(cx, y.Y)
+			if err != nil {
+				return nil, err
+			}
+			switch y.Op {
+			case syntax.OpAnd:
+				return junction(FAnd, src, a, b), nil
+			case syntax.OpOr:
+				return junction(FOr, src, a, b), nil
+			}
+			na := &Formula{Kind: FNot, Args: []*Formula{a}, Src: "!(" + a.Src + ")"}
+			return junction(FOr, src, na, b), nil
+		case syntax.OpLT, syntax.OpLE, syntax.OpGT, syntax.OpGE, syntax.OpEQ, syntax.OpNE:
+			cs, err := c.clockAtom(cx, y)
+			if err != nil {
+				return nil, err
+			}
+			if len(cs) == 1 {
+				return &Formula{Kind: FClock, Clock: cs[0], Src: src}, nil
+			}
+			var args []*Formula
+			for _, cn := range cs {
+				args = append(args, &Formula{Kind: FClock, Clock: cn, Src: src})
+			}
+			return &Formula{Kind: FAnd, Args: args, Src: src}, nil
+		}
+	case *syntax.QuantExpr:
+		if y.Op == syntax.OpSum {
+			break
+		}
+		t, err := c.typeOf(cx.sc, y.Type)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi, err := c.enumRange(t, y.Type.Pos, "quantifier range")
+		if err != nil {
+			return nil, err
+		}
+		kind := FAnd
+		if y.Op == syntax.OpExists {
+			kind = FOr
+		}
+		out := &Formula{Kind: kind, Src: src}
+		for v := lo; v <= hi; v++ {
+			sc := newScope(cx.sc)
+			sc.syms[y.Var] = &symbol{name: y.Var, kind: symConst, t: t.withConst(true), vals: []int64{v}}
+			b, err := fc.formula(&ctx{sc: sc, query: fc}, y.Body)
+			if err != nil {
+				return nil, err
+			}
+			if b.Kind == kind {
+				out.Args = append(out.Args, b.Args...)
+			} else {
+				out.Args = append(out.Args, b)
+			}
+		}
+		return out, nil
+	}
+	return nil, c.errAt(x.Position(), "%s combines clocks or deadlock in a way formulas do not support (use &&, ||, !, imply, forall, exists over clock constraints)", src)
+}
+
+// junction builds an n-ary and/or, flattening nested nodes of the same kind.
+func junction(k FormulaKind, src string, a, b *Formula) *Formula {
+	out := &Formula{Kind: k, Src: src}
+	for _, f := range []*Formula{a, b} {
+		if f.Kind == k {
+			out.Args = append(out.Args, f.Args...)
+		} else {
+			out.Args = append(out.Args, f)
+		}
+	}
+	return out
+}
+
+// special reports whether x mentions a clock or deadlock (and so is not a
+// plain data condition).
+func (c *compiler) special(cx *ctx, x syntax.Expr) bool {
+	dead := false
+	var walk func(syntax.Expr)
+	walk = func(x syntax.Expr) {
+		switch x := x.(type) {
+		case *syntax.DeadlockExpr:
+			dead = true
+		case *syntax.ParenExpr:
+			walk(x.X)
+		case *syntax.UnaryExpr:
+			walk(x.X)
+		case *syntax.BinaryExpr:
+			walk(x.X)
+			walk(x.Y)
+		case *syntax.CondExpr:
+			walk(x.Cond)
+			walk(x.Then)
+			walk(x.Else)
+		case *syntax.QuantExpr:
+			walk(x.Body)
+		}
+	}
+	walk(x)
+	return dead || c.mentionsClock(cx, x)
+}
+
+// ---------------------------------------------------------------------------
+// Process members
+
+// process resolves the X of `X.name` to a process: an identifier (a process
+// without free parameters) or a call `P(args)` with constant arguments.
+func (fc *formulaCompiler) process(cx *ctx, x syntax.Expr) (*procInfo, error) {
+	c := fc.c
+	st := c.st
+	switch y := unparen(x).(type) {
+	case *syntax.Ident:
+		var set bool
+		for _, pi := range st.procs {
+			if pi.inst == y.Name {
+				if len(pi.args) == 0 {
+					return pi, nil
+				}
+				set = true
+			}
+		}
+		if set {
+			return nil, c.errAt(y.Pos, "%s is a set of processes: name one as %s(...)", y.Name, y.Name)
+		}
+		return nil, c.errAt(y.Pos, "unknown process %s", y.Name)
+	case *syntax.CallExpr:
+		id, ok := y.Fun.(*syntax.Ident)
+		if !ok {
+			break
+		}
+		args := make([]int64, len(y.Args))
+		parts := make([]string, len(y.Args))
+		for i, a := range y.Args {
+			v, err := c.constInt(cx, a, "a process argument")
+			if err != nil {
+				return nil, err
+			}
+			args[i] = v
+			parts[i] = strconv.FormatInt(v, 10)
+		}
+		for _, pi := range st.procs {
+			if pi.inst == id.Name && equalInts(pi.args, args) {
+				return pi, nil
+			}
+		}
+		return nil, c.errAt(y.Pos, "unknown process %s(%s)", id.Name, strings.Join(parts, ","))
+	}
+	return nil, c.errAt(x.Position(), "%s is not a process", exprString(x))
+}
+
+func equalInts(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// member compiles `P.name`: a location test or the value of a process
+// variable (or parameter).
+func (fc *formulaCompiler) member(cx *ctx, x *syntax.MemberExpr) (*cexpr, error) {
+	c := fc.c
+	pi, err := fc.process(cx, x.X)
+	if err != nil {
+		return nil, err
+	}
+	if li, ok := pi.locs[x.Name]; ok {
+		proc, loc := pi.proc.Index, int32(li)
+		return &cexpr{t: boolType, lo: 0, hi: 1, pos: x.Pos, fn: func(e *Env) int32 { return b2i(e.Locs[proc] == loc) }}, nil
+	}
+	r, err := fc.memberRef(cx, x)
+	if err != nil {
+		return nil, err
+	}
+	return c.refValue(r, x.Pos), nil
+}
+
+// memberRef resolves `P.name` to a variable, constant or clock of process P.
+func (fc *formulaCompiler) memberRef(cx *ctx, x *syntax.MemberExpr) (*ref, error) {
+	c := fc.c
+	pi, err := fc.process(cx, x.X)
+	if err != nil {
+		return nil, err
+	}
+	sym, ok := pi.scope.syms[x.Name]
+	if !ok || sym.kind == symType || sym.kind == symFunc {
+		if _, isLoc := pi.locs[x.Name]; isLoc {
+			return nil, c.errAt(x.NamePos, "%s.%s is a location, not a variable", pi.proc.Name, x.Name)
+		}
+		return nil, c.errAt(x.NamePos, "no location or variable '%s' in process %s (template %s)", x.Name, pi.proc.Name, pi.proc.Template)
+	}
+	r, err := c.symRef(cx, sym, x.NamePos)
+	if err != nil {
+		return nil, err
+	}
+	r.name = pi.proc.Name + "." + x.Name
+	r.readonly = true
+	return r, nil
+}
+
+// bareName and bareRef are hooks for names that are not declared; queries
+// have none beyond the model's declarations.
+func (fc *formulaCompiler) bareName(*ctx, *syntax.Ident) (*cexpr, bool, error) { return nil, false, nil }
+func (fc *formulaCompiler) bareRef(*ctx, *syntax.Ident) (*ref, bool, error)    { return nil, false, nil }
+
+// ---------------------------------------------------------------------------
+// Lookups for the query layer and trace printers.
+
+// ProcessByName returns the process called name ("Observer", "Proc(1)",
+// "Broadcast(0,2)"), or nil.
+func (n *Network) ProcessByName(name string) *Process {
+	for _, p := range n.Procs {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// LocationIndex returns the index of the location called name, or -1.
+func (p *Process) LocationIndex(name string) int {
+	for i := range p.Locations {
+		if p.Locations[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// ClockIndex returns the index of the clock called name ("t",
+// "Process.x"), or -1.
+func (n *Network) ClockIndex(name string) int {
+	for i, c := range n.Clocks {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// VarIndex returns the slot of the variable called name ("alive",
+// "buff[0][1][2]", "Observer.cnt"), or -1.
+func (n *Network) VarIndex(name string) int {
+	for i, v := range n.Vars {
+		if v.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// LocationName returns "Proc(1).wait" for a process and location index.
+func (n *Network) LocationName(proc, loc int) string {
+	if proc < 0 || proc >= len(n.Procs) {
+		return fmt.Sprintf("?%d.%d", proc, loc)
+	}
+	p := n.Procs[proc]
+	if loc < 0 || loc >= len(p.Locations) {
+		return fmt.Sprintf("%s.?%d", p.Name, loc)
+	}
+	return p.Name + "." + p.Locations[loc].Name
+}

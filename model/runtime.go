@@ -1,0 +1,86 @@
+package model
+
+import "fmt"
+
+// maxSteps bounds the loop iterations of one evaluation (a guard, an
+// update, a formula): a function whose loop does not terminate makes the
+// evaluation fail with a runtime error instead of hanging the checker.
+const maxSteps = 1 << 26
+
+// NewEnv returns an Env for evaluating the compiled code of n: Vars holds
+// the initial variable values, Locs the initial locations, and the frame
+// stack is sized for the deepest chain of function calls.
+func (n *Network) NewEnv() *Env {
+	st := n.state()
+	e := &Env{
+		Vars:   n.InitialVars(),
+		Locs:   make([]int32, len(n.Procs)),
+		Resets: make([]Reset, 0, len(n.Clocks)),
+	}
+	for i, p := range n.Procs {
+		e.Locs[i] = int32(p.Initial)
+	}
+	size := 64
+	if st != nil {
+		size += st.frameSize
+	}
+	e.frame = make([]int32, size)
+	return e
+}
+
+// InitialVars returns a new copy of the initial variable vector.
+func (n *Network) InitialVars() []int32 {
+	v := make([]int32, len(n.Vars))
+	for i, x := range n.Vars {
+		v[i] = x.Init
+	}
+	return v
+}
+
+// fail records the first runtime error of an evaluation. It is only called
+// on the error path, so its allocations do not matter.
+func (e *Env) fail(pos string, format string, args ...any) {
+	if e.Err == nil {
+		e.Err = &RuntimeError{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+// push reserves size frame slots and returns the absolute index of the
+// first. The stack grows when a chain of calls is deeper than NewEnv
+// planned (that allocates once; the Env keeps the larger stack).
+func (e *Env) push(size int) int {
+	base := e.sp
+	if base+size > len(e.frame) {
+		f := make([]int32, 2*(base+size))
+		copy(f, e.frame)
+		e.frame = f
+	}
+	e.sp = base + size
+	return base
+}
+
+// step counts one loop iteration and reports whether evaluation may go on.
+func (e *Env) step(pos string) bool {
+	if e.Err != nil {
+		return false
+	}
+	e.steps++
+	if e.steps > maxSteps {
+		e.fail(pos, "loop did not terminate after %d iterations", maxSteps)
+		return false
+	}
+	return true
+}
+
+// enter prepares e for a top-level evaluation (guard, update, formula):
+// the frame stack is empty and the loop budget full.
+func (e *Env) enter() {
+	e.sp, e.fp, e.steps = 0, 0, 0
+}
+
+func (e *Env) load(a int32) int32 {
+	if a >= 0 {
+		return e.Vars[a]
+	}
+	return e.frame[-a-1]
+}

@@ -1,0 +1,226 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Default range of int, as in UPPAAL ("The default range of an integer is
+// [-32768, 32767]").
+const (
+	defaultIntMin = -32768
+	defaultIntMax = 32767
+)
+
+// Limits that keep a hostile or mistaken model from exhausting memory while
+// it is compiled (the fuzzer finds these quickly).
+const (
+	maxSlots     = 1 << 20 // variable slots, clocks or channels in total
+	maxProcesses = 1 << 12
+	maxEdges     = 1 << 20 // compiled edges in total (after select expansion)
+	maxRangeEnum = 1 << 16 // values a select, quantifier or free parameter may range over
+)
+
+type kind uint8
+
+const (
+	kInt kind = iota
+	kBool
+	kClock
+	kChan
+	kVoid
+	kArray
+)
+
+// typ is a checked type. Scalars carry their range (bools [0,1]); arrays
+// carry their element type and size (multi-dimensional arrays nest).
+type typ struct {
+	kind      kind
+	lo, hi    int64
+	constant  bool
+	urgent    bool
+	broadcast bool
+	elem      *typ
+	size      int
+}
+
+var (
+	intType   = &typ{kind: kInt, lo: defaultIntMin, hi: defaultIntMax}
+	boolType  = &typ{kind: kBool, lo: 0, hi: 1}
+	clockType = &typ{kind: kClock}
+	voidType  = &typ{kind: kVoid}
+	// litType is the type of integer literals and folded int constants:
+	// no range restriction beyond int32.
+	litType = &typ{kind: kInt, lo: -1 << 31, hi: 1<<31 - 1}
+)
+
+func (t *typ) isData() bool   { return t.kind == kInt || t.kind == kBool }
+func (t *typ) isScalar() bool { return t.kind != kArray }
+
+// base returns the innermost element type of an array (t for scalars).
+func (t *typ) base() *typ {
+	for t.kind == kArray {
+		t = t.elem
+	}
+	return t
+}
+
+// count is the number of scalar slots t occupies.
+func (t *typ) count() int {
+	if t.kind == kArray {
+		return t.size * t.elem.count()
+	}
+	return 1
+}
+
+func (t *typ) withConst(c bool) *typ {
+	if t.constant == c {
+		return t
+	}
+	u := *t
+	u.constant = c
+	if u.kind == kArray {
+		u.elem = u.elem.withConst(c)
+	}
+	return &u
+}
+
+func (t *typ) String() string {
+	var b strings.Builder
+	if t.constant {
+		b.WriteString("const ")
+	}
+	var dims []int
+	for t.kind == kArray {
+		dims = append(dims, t.size)
+		t = t.elem
+	}
+	switch t.kind {
+	case kInt:
+		if t.lo == defaultIntMin && t.hi == defaultIntMax || t == litType {
+			b.WriteString("int")
+		} else {
+			fmt.Fprintf(&b, "int[%d,%d]", t.lo, t.hi)
+		}
+	case kBool:
+		b.WriteString("bool")
+	case kClock:
+		b.WriteString("clock")
+	case kChan:
+		if t.urgent {
+			b.WriteString("urgent ")
+		}
+		if t.broadcast {
+			b.WriteString("broadcast ")
+		}
+		b.WriteString("chan")
+	case kVoid:
+		b.WriteString("void")
+	}
+	for _, d := range dims {
+		fmt.Fprintf(&b, "[%d]", d)
+	}
+	return b.String()
+}
+
+// sameShape reports whether a and b have the same kind and array
+// dimensions (ranges may differ).
+func sameShape(a, b *typ) bool {
+	for a.kind == kArray && b.kind == kArray {
+		if a.size != b.size {
+			return false
+		}
+		a, b = a.elem, b.elem
+	}
+	if a.kind == kArray || b.kind == kArray {
+		return false
+	}
+	if a.isData() && b.isData() {
+		return a.kind == b.kind
+	}
+	return a.kind == b.kind
+}
+
+// sameType reports whether a and b are equal up to constness.
+func sameType(a, b *typ) bool {
+	if !sameShape(a, b) {
+		return false
+	}
+	a, b = a.base(), b.base()
+	if a.isData() {
+		return a.lo == b.lo && a.hi == b.hi
+	}
+	if a.kind == kChan {
+		return a.urgent == b.urgent && a.broadcast == b.broadcast
+	}
+	return true
+}
+
+// ---------------------------------------------------------------------------
+// Symbols and scopes
+
+type symKind uint8
+
+const (
+	symConst symKind = iota // compile-time constant (scalar or array): vals
+	symVar                  // data variable: where/off
+	symClock                // clock or array of clocks: off = first clock index
+	symChan                 // channel or array of channels: off = first channel index
+	symType                 // typedef
+	symFunc                 // function
+)
+
+// Storage of a data variable.
+const (
+	stGlobal = iota // slots of the variable vector from off
+	stFrame         // function frame slots from fp+off
+	stRef           // a reference parameter: frame[fp+off] holds a unified address
+)
+
+type symbol struct {
+	name  string
+	kind  symKind
+	t     *typ
+	pos   Pos
+	vals  []int64 // symConst, flattened row-major
+	where int     // symVar storage
+	off   int
+	fn    *function
+	vname string // symVar stGlobal: the Var name prefix ("Observer.cnt")
+}
+
+type scope struct {
+	parent *scope
+	syms   map[string]*symbol
+	// fn is the function whose body this scope belongs to (nil outside).
+	fn *function
+}
+
+func newScope(parent *scope) *scope {
+	s := &scope{parent: parent, syms: map[string]*symbol{}}
+	if parent != nil {
+		s.fn = parent.fn
+	}
+	return s
+}
+
+func (s *scope) lookup(name string) *symbol {
+	for ; s != nil; s = s.parent {
+		if sym, ok := s.syms[name]; ok {
+			return sym
+		}
+	}
+	return nil
+}
+
+// unified addresses: a data slot is addressed by one int32: a >= 0 is
+// Vars[a], a < 0 is frame[-a-1] (a function local, for reference
+// parameters bound to locals).
+func addrAdd(a int32, k int32) int32 {
+	if a >= 0 {
+		return a + k
+	}
+	return a - k
+}
+
+func frameAddr(abs int) int32 { return int32(-abs - 1) }

@@ -83,9 +83,17 @@ func (c *compiler) clockConstraints(cx *ctx, x syntax.Expr, inv bool) ([]ClockCo
 			}
 			continue
 		}
-		cs, err := c.clockAtom(cx, k)
+		cs, d, err := c.clockAtom(cx, k)
 		if err != nil {
 			return nil, nil, err
+		}
+		if d != nil {
+			if data == nil {
+				data = d
+			} else if data, err = c.andExpr(data, d); err != nil {
+				return nil, nil, err
+			}
+			continue
 		}
 		if inv {
 			for _, cn := range cs {
@@ -119,35 +127,38 @@ func (c *compiler) andExpr(a, b *cexpr) (*cexpr, error) {
 
 // clockAtom compiles one clock comparison `L op R` where L - R is a clock,
 // minus a clock, or a difference of two clocks, plus data terms.
-func (c *compiler) clockAtom(cx *ctx, k syntax.Expr) ([]ClockConstraint, error) {
+//
+// When the clocks cancel out (x - x ~ e, from a quantified formula), the
+// result is the data condition 0 ~ e instead.
+func (c *compiler) clockAtom(cx *ctx, k syntax.Expr) ([]ClockConstraint, *cexpr, error) {
 	x := unparen(k)
 	b, ok := x.(*syntax.BinaryExpr)
 	if !ok {
 		switch x := x.(type) {
 		case *syntax.UnaryExpr:
 			if x.Op == syntax.OpNot {
-				return nil, c.errAt(x.Pos, "negation of a clock constraint is not supported (write the opposite comparison)")
+				return nil, nil, c.errAt(x.Pos, "negation of a clock constraint is not supported (write the opposite comparison)")
 			}
 		case *syntax.QuantExpr:
-			return nil, c.errAt(x.Pos, "quantifiers over clock constraints are not supported here")
+			return nil, nil, c.errAt(x.Pos, "quantifiers over clock constraints are not supported here")
 		}
-		return nil, c.errAt(k.Position(), "%s uses a clock as data (clocks may only be compared: x < e, x - y <= e)", exprString(k))
+		return nil, nil, c.errAt(k.Position(), "%s uses a clock as data (clocks may only be compared: x < e, x - y <= e)", exprString(k))
 	}
 	switch b.Op {
 	case syntax.OpOr, syntax.OpImply:
-		return nil, c.errAt(b.Pos, "disjunction over clock constraints is not supported in guards and invariants")
+		return nil, nil, c.errAt(b.Pos, "disjunction over clock constraints is not supported in guards and invariants")
 	case syntax.OpLT, syntax.OpLE, syntax.OpGT, syntax.OpGE, syntax.OpEQ:
 	case syntax.OpNE:
-		return nil, c.errAt(b.Pos, "clock disequality %s is not a convex constraint (not supported)", exprString(k))
+		return nil, nil, c.errAt(b.Pos, "clock disequality %s is not a convex constraint (not supported)", exprString(k))
 	default:
-		return nil, c.errAt(k.Position(), "%s uses a clock as data (clocks may only be compared: x < e, x - y <= e)", exprString(k))
+		return nil, nil, c.errAt(k.Position(), "%s uses a clock as data (clocks may only be compared: x < e, x - y <= e)", exprString(k))
 	}
 	lin := &linear{}
 	if err := c.linearize(cx, b.X, 1, lin); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := c.linearize(cx, b.Y, -1, lin); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Clock part p - q (0 is the reference clock).
 	var p, q int
@@ -167,14 +178,20 @@ func (c *compiler) clockAtom(cx *ctx, k syntax.Expr) ([]ClockConstraint, error) 
 	case len(nz) == 2 && nz[0].coef == -1 && nz[1].coef == 1:
 		p, q = nz[1].clock, nz[0].clock
 	case len(nz) == 0:
-		return nil, c.errAt(b.Pos, "the clocks of %s cancel out", exprString(k))
+		// x - x ~ e (quantifiers make these): the constraint is 0 ~ e.
+		bnd, err := c.negSum(lin.data, b.Pos)
+		if err != nil {
+			return nil, nil, err
+		}
+		d, err := c.binaryOf2(b.Op, constExpr(litType, 0, b.Pos), bnd, b.Pos)
+		return nil, d, err
 	default:
-		return nil, c.errAt(b.Pos, "unsupported clock constraint %s: only x ~ e and x - y ~ e are allowed", exprString(k))
+		return nil, nil, c.errAt(b.Pos, "unsupported clock constraint %s: only x ~ e and x - y ~ e are allowed", exprString(k))
 	}
 	// p - q + D op 0, so p - q op -D: the bound B is -D.
 	bnd, err := c.negSum(lin.data, b.Pos)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	upper := func(i, j int, strict bool, v *cexpr) ClockConstraint {
 		cn := ClockConstraint{I: i, J: j, Strict: strict}
@@ -190,16 +207,16 @@ func (c *compiler) clockAtom(cx *ctx, k syntax.Expr) ([]ClockConstraint, error) 
 	neg := c.negate(bnd)
 	switch b.Op {
 	case syntax.OpLT:
-		return []ClockConstraint{upper(p, q, true, bnd)}, nil
+		return []ClockConstraint{upper(p, q, true, bnd)}, nil, nil
 	case syntax.OpLE:
-		return []ClockConstraint{upper(p, q, false, bnd)}, nil
+		return []ClockConstraint{upper(p, q, false, bnd)}, nil, nil
 	case syntax.OpGT:
-		return []ClockConstraint{upper(q, p, true, neg)}, nil
+		return []ClockConstraint{upper(q, p, true, neg)}, nil, nil
 	case syntax.OpGE:
-		return []ClockConstraint{upper(q, p, false, neg)}, nil
+		return []ClockConstraint{upper(q, p, false, neg)}, nil, nil
 	}
 	// ==: both bounds, the upper first.
-	return []ClockConstraint{upper(p, q, false, bnd), upper(q, p, false, neg)}, nil
+	return []ClockConstraint{upper(p, q, false, bnd), upper(q, p, false, neg)}, nil, nil
 }
 
 type clockTerm struct {

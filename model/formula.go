@@ -123,9 +123,18 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 			na := &Formula{Kind: FNot, Args: []*Formula{a}, Src: "!(" + a.Src + ")"}
 			return junction(FOr, src, na, b), nil
 		case syntax.OpLT, syntax.OpLE, syntax.OpGT, syntax.OpGE, syntax.OpEQ, syntax.OpNE:
-			cs, err := c.clockAtom(cx, y)
+			cs, d, err := c.clockAtom(cx, y)
 			if err != nil {
 				return nil, err
+			}
+			if d != nil {
+				if d.isConst {
+					if d.val != 0 {
+						return &Formula{Kind: FTrue, Src: src}, nil
+					}
+					return &Formula{Kind: FFalse, Src: src}, nil
+				}
+				return &Formula{Kind: FData, Data: c.boolExpr(d), Src: src}, nil
 			}
 			if len(cs) == 1 {
 				return &Formula{Kind: FClock, Clock: cs[0], Src: src}, nil
@@ -316,8 +325,10 @@ func (fc *formulaCompiler) memberRef(cx *ctx, x *syntax.MemberExpr) (*ref, error
 
 // bareName and bareRef are hooks for names that are not declared; queries
 // have none beyond the model's declarations.
-func (fc *formulaCompiler) bareName(*ctx, *syntax.Ident) (*cexpr, bool, error) { return nil, false, nil }
-func (fc *formulaCompiler) bareRef(*ctx, *syntax.Ident) (*ref, bool, error)    { return nil, false, nil }
+func (fc *formulaCompiler) bareName(*ctx, *syntax.Ident) (*cexpr, bool, error) {
+	return nil, false, nil
+}
+func (fc *formulaCompiler) bareRef(*ctx, *syntax.Ident) (*ref, bool, error) { return nil, false, nil }
 
 // ---------------------------------------------------------------------------
 // Lookups for the query layer and trace printers.

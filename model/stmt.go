@@ -783,6 +783,18 @@ func (c *compiler) builtin(cx *ctx, x *syntax.CallExpr, name string, n int) (*ce
 	}}, nil
 }
 
+// binaryOf2 applies a comparison to compiled operands.
+func (c *compiler) binaryOf2(op syntax.Op, a, b *cexpr, p syntax.Pos) (*cexpr, error) {
+	if a.isConst && b.isConst {
+		v, t, err := c.foldBinary(op, a.val, b.val, p)
+		if err != nil {
+			return nil, err
+		}
+		return c.folded(t, v, p)
+	}
+	return &cexpr{t: boolType, lo: 0, hi: 1, pos: p, effects: a.effects || b.effects, fn: compare(op, a, b)}, nil
+}
+
 // binaryOf applies a binary operator to compiled operands.
 func (c *compiler) binaryOf(op syntax.Op, a, b *cexpr, p syntax.Pos) (*cexpr, error) {
 	if a.isConst && b.isConst {

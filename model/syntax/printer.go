@@ -199,11 +199,7 @@ func (p *printer) exprInner(e Expr, tail bool) {
 		p.exprList(e.Args)
 		p.str(")")
 	case *UnaryExpr:
-		op := e.Op.String()
-		if e.Op == OpNeg {
-			op = "-"
-		}
-		p.prefix(op, e.X, tail)
+		p.prefix(e.Op.String(), e.X, tail)
 	case *IncDecExpr:
 		if e.Prefix {
 			p.prefix(e.Op.String(), e.X, tail)

@@ -7,11 +7,11 @@ import (
 )
 
 // modelFiles lists the example models under testdata/models (the repository
-// root's) and model/testdata/valid, in name order.
+// root's, with the seed-model mutants) and model/testdata/valid.
 func modelFiles(t testing.TB) []string {
 	t.Helper()
 	var files []string
-	for _, pat := range []string{"../testdata/models/*.yaml", "testdata/valid/*.yaml"} {
+	for _, pat := range []string{"../testdata/models/*.yaml", "../testdata/models/mutants/*.yaml", "testdata/valid/*.yaml"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

@@ -601,6 +601,7 @@ func (c *compiler) system(tmpls map[string]*tmplInfo) error {
 	listed := map[string]bool{}
 	for _, g := range line.Groups {
 		for _, id := range g {
+			c.text = f.System
 			if listed[id.Name] {
 				return c.errAt(id.Pos, "%s is listed twice in the system line", id.Name)
 			}
@@ -697,6 +698,7 @@ func (c *compiler) expand(sys *scope, id *syntax.Ident, insts map[string]*instan
 		if err := c.process(pi, name, tmpl, args, id.Pos); err != nil {
 			return err
 		}
+		c.text = c.file.System
 		// Next combination.
 		k := len(vals) - 1
 		for k >= 0 && vals[k] == ranges[k][1] {

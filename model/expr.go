@@ -822,7 +822,7 @@ func (c *compiler) assign(cx *ctx, x *syntax.AssignExpr) (*cexpr, error) {
 	addr, store := c.storer(r, x.Pos)
 	g := rhs.fn
 	pos := c.posStr(x.Pos)
-	out := &cexpr{t: r.t, pos: x.Pos, lo: r.t.lo, hi: r.t.hi, effects: rhs.effects || !c.isLocal(r)}
+	out := &cexpr{t: r.t, pos: x.Pos, lo: r.t.lo, hi: r.t.hi, effects: rhs.effects || r.effects || c.writeEffect(cx, r)}
 	if x.Op == syntax.OpAssign {
 		if r.static && r.where == stGlobal && !r.viaRef {
 			// The common case, without the address closure.
@@ -885,6 +885,21 @@ func (c *compiler) assign(cx *ctx, x *syntax.AssignExpr) (*cexpr, error) {
 	return out, nil
 }
 
+// writeEffect reports whether assigning r is a side effect where it is
+// compiled. Function locals are not. A write through a reference parameter
+// of the function being compiled is recorded on the function instead: it is
+// an effect of a call only when the argument is not local to the caller.
+func (c *compiler) writeEffect(cx *ctx, r *ref) bool {
+	if c.isLocal(r) {
+		return false
+	}
+	if r.viaRef && r.sym != nil && r.sym.refParam > 0 && r.sym.owner == cx.sc.fn && cx.sc.fn != nil {
+		cx.sc.fn.writesRef[r.sym.refParam-1] = true
+		return false
+	}
+	return true
+}
+
 // isLocal reports whether r addresses only function-local storage, whose
 // modification is not a side effect of the function.
 func (c *compiler) isLocal(r *ref) bool {
@@ -901,7 +916,7 @@ func (c *compiler) incDec(cx *ctx, x *syntax.IncDecExpr) (*cexpr, error) {
 	if x.Op == syntax.OpDec {
 		d = -1
 	}
-	out := &cexpr{t: litType, pos: x.Pos, lo: r.t.lo - 1, hi: r.t.hi + 1, effects: !c.isLocal(r)}
+	out := &cexpr{t: litType, pos: x.Pos, lo: r.t.lo - 1, hi: r.t.hi + 1, effects: r.effects || c.writeEffect(cx, r)}
 	if x.Prefix {
 		out.fn = func(e *Env) int32 { a := addr(e); return store(e, a, e.load(a)+d) }
 	} else {

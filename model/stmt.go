@@ -16,7 +16,8 @@ type function struct {
 	params    []fparam
 	frameSize int
 	body      func(*Env) ctl
-	effects   bool // assigns global state (directly, by reference, by a call) or resets clocks
+	effects   bool // assigns global state (directly or by a call) or resets clocks
+	writesRef []bool // writesRef[i]: assigns through reference parameter i
 	resets    bool // resets clocks: only callable from updates
 	compiling bool
 	pos       Pos
@@ -81,6 +82,7 @@ func (c *compiler) funcDecl(sc *scope, d *syntax.FuncDecl) error {
 		s := &symbol{name: p.Name, kind: symVar, t: t, off: f.frameSize, pos: c.text.At(p.Pos)}
 		if p.Ref {
 			s.where = stRef
+			s.refParam, s.owner = len(f.params)+1, f
 			f.frameSize++
 		} else {
 			s.where = stFrame
@@ -88,6 +90,7 @@ func (c *compiler) funcDecl(sc *scope, d *syntax.FuncDecl) error {
 		}
 		fsc.syms[p.Name] = s
 		f.params = append(f.params, fp)
+		f.writesRef = append(f.writesRef, false)
 	}
 	f.compiling = true
 	sx := &stmtCtx{fn: f}
@@ -650,7 +653,7 @@ func (c *compiler) call(cx *ctx, x *syntax.CallExpr) (*cexpr, error) {
 			if !r.global && !sameType(r.t, p.t) {
 				return nil, c.errAt(ax.Position(), "local %s of type %s passed by reference to %s of type %s: the ranges must match", r.name, r.t, p.name, p.t)
 			}
-			if !p.t.constant && !c.isLocal(r) {
+			if f.writesRef[i] && c.writeEffect(cx, r) {
 				effects = true
 			}
 			addr := c.baseAddr(r)

@@ -187,6 +187,10 @@ type symbol struct {
 	off   int
 	fn    *function
 	vname string // symVar stGlobal: the Var name prefix ("Observer.cnt")
+	// refParam is i+1 for the i-th parameter of function owner when it is
+	// a reference parameter (0 otherwise).
+	refParam int
+	owner    *function
 }
 
 type scope struct {

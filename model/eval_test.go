@@ -1,0 +1,411 @@
+package model
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tcheck/tcheck/model/syntax"
+)
+
+// mustCompile parses and compiles a model (completed by completeModel).
+func mustCompile(t testing.TB, src string, set map[string]int64) *Network {
+	t.Helper()
+	f, err := Parse("test.yaml", []byte(completeModel(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := f.Compile(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// eval evaluates a side-effect-free data expression in env (as a sup/inf
+// term would be).
+func eval(t testing.TB, n *Network, env *Env, expr string) (int32, *RuntimeError) {
+	t.Helper()
+	x, err := syntax.ParseExpr(expr)
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	term, err := n.CompileTerm(x, NewText(expr, Pos{File: "expr", Line: 1, Col: 1}))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	if term.Data == nil {
+		t.Fatalf("%s: not a data term", expr)
+	}
+	env.Err = nil
+	v := term.Data(env)
+	return v, env.Err
+}
+
+// TestEvalExpressions proves the operators and built-ins compute what
+// UPPAAL (C) computes, on constants (folded) and on variables (compiled).
+func TestEvalExpressions(t *testing.T) {
+	n := mustCompile(t, `declarations: |
+  int a = 7, b = -3, z = 0, s = 2;
+  bool t = true, f = false;
+  int[0,255] m = 12;
+`, nil)
+	env := n.NewEnv()
+	cases := []struct {
+		expr string
+		want int32
+	}{
+		{"a + b * 2", 1}, {"a / 2", 3}, {"b / 2", -1}, {"a % 3", 1}, {"b % 2", -1}, {"-a", -7}, {"+a", 7},
+		{"a << s", 28}, {"a >> 1", 3}, {"b >> 1", -2}, {"m & 4", 4}, {"m | 1", 13}, {"m ^ 15", 3}, {"~m", -13},
+		{"a <? b", -3}, {"a >? b", 7}, {"min(a, b)", -3}, {"max(a, b)", 7}, {"abs(b)", 3}, {"abs(a)", 7},
+		{"a > b ? a : b", 7}, {"t ? 1 : 2", 1}, {"f ? 1 : 2", 2},
+		{"t && f", 0}, {"t || f", 1}, {"t and not f", 1}, {"f or f", 0}, {"f imply z", 1}, {"t imply f", 0},
+		{"!a", 0}, {"!z", 1}, {"a == 7", 1}, {"a != 7", 0}, {"b < a", 1}, {"b >= a", 0}, {"t == 1", 1},
+		{"t + t", 2}, {"a && b", 1}, {"z || a", 1},
+		{"(1 << 3) - 1", 7}, {"7 / 2 * 2", 6}, {"-7 % 3", -1}, {"3 <? 2 >? 1", 2},
+		{"forall (i : int[0,3]) i < a", 1}, {"exists (i : int[0,3]) i == s", 1}, {"sum (i : int[1,3]) i * a", 42},
+	}
+	for _, c := range cases {
+		got, rerr := eval(t, n, env, c.expr)
+		if rerr != nil {
+			t.Errorf("%s: %v", c.expr, rerr)
+		} else if got != c.want {
+			t.Errorf("%s = %d, want %d", c.expr, got, c.want)
+		}
+	}
+}
+
+// TestEvalFunctions proves functions with loops (range for, C for, while,
+// do, break, continue, early return), locals, multi-dimensional arrays,
+// by-value and by-reference parameters compute the right values.
+func TestEvalFunctions(t *testing.T) {
+	n := mustCompile(t, `declarations: |
+  const int N = 4;
+  typedef int[0, N-1] id_t;
+  int grid[N][3] = {{1,2,3},{4,5,6},{7,8,9},{10,11,12}};
+  bool flags[N] = {false, true, false, true};
+  const int primes[5] = {2, 3, 5, 7, 11};
+  int g = 0;
+
+  int sumRow(const id_t r) { int s = 0; for (j : int[0,2]) s += grid[r][j]; return s; }
+  int sumAll() { int s = 0; for (i : id_t) s = s + sumRow(i); return s; }
+  int firstFlag() { int i; for (i = 0; i < N; i++) if (flags[i]) return i; return -1; }
+  int countOdd() {
+    int c = 0, i = 0;
+    for (i = 0; i < 10; ++i) { if (i % 2 == 0) continue; c++; }
+    return c;
+  }
+  int whileLoop(int k) { int steps = 0; while (k > 1) { k = k % 2 == 0 ? k / 2 : 3 * k + 1; steps++; } return steps; }
+  int doLoop() { int k = 0; do { k += 5; } while (k < 12); return k; }
+  int breakAt(int lim) { int i; for (i = 0; ; i++) { if (i >= lim) break; } return i; }
+  int nested() { int c = 0; for (i : id_t) for (j : id_t) { if (j > i) break; c++; } return c; }
+  void incr(int &x) { x++; }
+  int byRef() { int loc = 5; incr(loc); incr(loc); return loc; }
+  int copyArr(int a[3]) { a[0] = 100; return a[0] + a[1]; }
+  int byValArr() { int r = copyArr(grid[1]); return r * 100 + grid[1][0]; }
+  int sumArr(const int &a[3]) { return a[0] + a[1] + a[2]; }
+  int refArr() { return sumArr(grid[2]); }
+  int prime(int i) { return primes[i]; }
+  int local2d() { int m[2][2] = {{1, 2}, {3, 4}}; m[1][0] = m[0][1] * 10; return m[1][0] + m[1][1]; }
+  bool boolRet() { return 5; }
+  int shadow(int g) { return g * 2; }
+  int useGlobal() { return g + 1; }
+`, nil)
+	env := n.NewEnv()
+	cases := []struct {
+		expr string
+		want int32
+	}{
+		{"sumRow(1)", 15}, {"sumAll()", 78}, {"firstFlag()", 1}, {"countOdd()", 5}, {"whileLoop(6)", 8},
+		{"doLoop()", 15}, {"breakAt(7)", 7}, {"nested()", 10}, {"byRef()", 7}, {"byValArr()", 10504},
+		{"refArr()", 24}, {"prime(3)", 7}, {"local2d()", 24}, {"boolRet()", 1}, {"shadow(21)", 42},
+		{"useGlobal()", 1}, {"sumRow(2) + sumRow(3)", 57},
+	}
+	for _, c := range cases {
+		got, rerr := eval(t, n, env, c.expr)
+		if rerr != nil {
+			t.Errorf("%s: %v", c.expr, rerr)
+		} else if got != c.want {
+			t.Errorf("%s = %d, want %d", c.expr, got, c.want)
+		}
+	}
+	// Functions do not leak frame state: the stack is empty afterwards.
+	if env.sp != 0 || env.fp != 0 {
+		t.Errorf("frame stack not empty: sp=%d fp=%d", env.sp, env.fp)
+	}
+}
+
+// runEdge runs edge i of process p in env: the guard, then the update,
+// returning the resets.
+func runEdge(t testing.TB, n *Network, env *Env, p, i int) []Reset {
+	t.Helper()
+	e := &n.Procs[p].Edges[i]
+	env.Err = nil
+	if e.Guard != nil && !e.Guard(env) {
+		t.Fatalf("edge %d of %s: guard false", i, n.Procs[p].Name)
+	}
+	env.Resets = env.Resets[:0]
+	if e.Update != nil {
+		e.Update(env)
+	}
+	return env.Resets
+}
+
+// TestEvalUpdates proves updates run their assignments left to right,
+// record clock resets in order, normalise bools, and that template
+// reference parameters write the bound global.
+func TestEvalUpdates(t *testing.T) {
+	n := mustCompile(t, `declarations: |
+  int a, b;
+  bool flag;
+  int arr[3];
+  clock x, y;
+  void resetY() { y = 7; }
+templates:
+  - name: P
+    parameters: int &v, const int k
+    declarations: int[0,10] loc = 1;
+    locations:
+      - {name: s, initial: true}
+    edges:
+      - {from: s, to: s, update: "a = 1, b = a + 1, x = 0, flag = 5, resetY(), v = k + loc, arr[b] = 9, loc++"}
+system: |
+  Q = P(arr[0], 4);
+  system Q;
+`, nil)
+	env := n.NewEnv()
+	resets := runEdge(t, n, env, 0, 0)
+	if env.Err != nil {
+		t.Fatal(env.Err)
+	}
+	want := map[string]int32{"a": 1, "b": 2, "flag": 1, "arr[0]": 5, "arr[2]": 9, "Q.loc": 2}
+	for name, v := range want {
+		if got := env.Vars[n.VarIndex(name)]; got != v {
+			t.Errorf("%s = %d, want %d", name, got, v)
+		}
+	}
+	if wantR := []Reset{{Clock: n.ClockIndex("x"), Value: 0}, {Clock: n.ClockIndex("y"), Value: 7}}; !reflect.DeepEqual(resets, wantR) {
+		t.Errorf("resets %v, want %v", resets, wantR)
+	}
+}
+
+// TestRuntimeErrors proves that an assignment outside a declared range, an
+// index out of bounds and a division by zero are reported as runtime errors
+// with the position of the offending expression, never wrapped.
+func TestRuntimeErrors(t *testing.T) {
+	n := mustCompile(t, `declarations: |
+  int[0,3] small;
+  int big;
+  int arr[2];
+  int i = 5;
+  int zero = 0;
+  bool bb;
+  int[0,3] k = 3;
+  void bump(int[0,3] &r) { r = r + 1; }
+  int[0,1] narrow(int v) { return v; }
+  int idx() { return arr[i]; }
+  int div() { return 4 / zero; }
+  int loopForever() { while (true) { } return 0; }
+templates:
+  - name: P
+    declarations: int[-1,3] cnt = 3;
+    locations:
+      - {name: s, initial: true}
+    edges:
+      - {from: s, to: s, update: cnt++}
+      - {from: s, to: s, update: big = 40000}
+      - {from: s, to: s, update: bump(k)}
+      - {from: s, to: s, update: "arr[i] = 1"}
+      - {from: s, to: s, update: small = 2 - 3}
+`, nil)
+	cases := []struct {
+		edge int
+		want string
+	}{
+		{0, "test.yaml:20:37: assignment of 4 to P.cnt out of range [-1,3]"},
+		{1, "test.yaml:21:38: assignment of 40000 to big out of range [-32768,32767]"},
+		{2, "test.yaml:9:30: assignment of 4 to k out of range [0,3]"},
+		{3, "test.yaml:23:38: index 5 out of bounds [0,1] of arr"},
+		{4, "test.yaml:24:40: assignment of -1 to small out of range [0,3]"},
+	}
+	for _, c := range cases {
+		env := n.NewEnv()
+		before := append([]int32(nil), env.Vars...)
+		runEdge(t, n, env, 0, c.edge)
+		if env.Err == nil {
+			t.Errorf("edge %d: no runtime error", c.edge)
+			continue
+		}
+		if got := env.Err.Error(); got != c.want {
+			t.Errorf("edge %d: %s, want %s", c.edge, got, c.want)
+		}
+		// The failing store is not performed.
+		if c.edge == 0 && env.Vars[n.VarIndex("P.cnt")] != before[n.VarIndex("P.cnt")] {
+			t.Errorf("edge %d: out-of-range value stored", c.edge)
+		}
+	}
+	defer func(old int) { maxSteps = old }(maxSteps)
+	maxSteps = 1000
+	env := n.NewEnv()
+	for _, c := range []struct{ expr, want string }{
+		{"narrow(2)", "test.yaml:10:28: return value 2 of narrow out of range [0,1]"},
+		{"idx()", "test.yaml:11:25: index 5 out of bounds [0,1] of arr"},
+		{"div()", "test.yaml:12:24: division by zero"},
+		{"loopForever()", "test.yaml:13:23: loop did not terminate after 1000 iterations"},
+	} {
+		_, rerr := eval(t, n, env, c.expr)
+		if rerr == nil {
+			t.Errorf("%s: no runtime error", c.expr)
+		} else if rerr.Error() != c.want {
+			t.Errorf("%s: %s, want %s", c.expr, rerr, c.want)
+		}
+	}
+}
+
+// TestSelectExpansion proves a select makes one edge per value combination
+// (first binding slowest), with the values folded into guard, sync and
+// update and recorded in Edge.Select.
+func TestSelectExpansion(t *testing.T) {
+	n := mustCompile(t, `declarations: |
+  typedef int[0,1] two_t;
+  chan c[3];
+  int last = -1;
+  int hits[3][2];
+templates:
+  - name: P
+    locations:
+      - {name: s, initial: true}
+    edges:
+      - {from: s, to: s, select: "i : int[0,2], j : two_t", guard: i != j, sync: "c[i]!", update: "last = 10 * i + j, hits[i][j]++"}
+`, nil)
+	p := n.Procs[0]
+	if len(p.Edges) != 6 {
+		t.Fatalf("%d edges, want 6", len(p.Edges))
+	}
+	var got []string
+	for k := range p.Edges {
+		e := &p.Edges[k]
+		env := n.NewEnv()
+		enabled := e.Guard == nil || e.Guard(env)
+		if enabled {
+			e.Update(env)
+		}
+		got = append(got, fmt.Sprintf("%v sync=%s enabled=%v last=%d", e.Select, n.Chans[e.Sync].Name, enabled, env.Vars[n.VarIndex("last")]))
+	}
+	want := []string{
+		"[{i 0} {j 0}] sync=c[0] enabled=false last=-1",
+		"[{i 0} {j 1}] sync=c[0] enabled=true last=1",
+		"[{i 1} {j 0}] sync=c[1] enabled=true last=10",
+		"[{i 1} {j 1}] sync=c[1] enabled=false last=-1",
+		"[{i 2} {j 0}] sync=c[2] enabled=true last=20",
+		"[{i 2} {j 1}] sync=c[2] enabled=true last=21",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if out := p.Locations[0].Out; !reflect.DeepEqual(out, []int{0, 1, 2, 3, 4, 5}) {
+		t.Errorf("Out = %v", out)
+	}
+}
+
+// TestInstantiation proves partial instantiation and free parameters: one
+// process per value combination in order, named after the instance with its
+// arguments, with the bound arguments folded in; plain instances keep their
+// name; template-local variables and clocks are per process.
+func TestInstantiation(t *testing.T) {
+	n := mustCompile(t, `parameters: {f: 1}
+declarations: |
+  typedef int[0,2] pid_t;
+  typedef int[0,1] bid_t;
+templates:
+  - name: Process
+    parameters: const pid_t id, const bool mayFail
+    declarations: clock x; int[0,5] k = id;
+    locations:
+      - {name: s, initial: true}
+  - name: Broadcast
+    parameters: const pid_t id, const bid_t bid
+    declarations: clock x;
+    locations:
+      - {name: s, initial: true}
+  - name: Observer
+    locations:
+      - {name: s, initial: true}
+system: |
+  Proc(const pid_t id) = Process(id, id < f);
+  system Proc, Observer, Broadcast;
+`, nil)
+	var names []string
+	for _, p := range n.Procs {
+		names = append(names, p.Name)
+	}
+	want := "Proc(0) Proc(1) Proc(2) Observer Broadcast(0,0) Broadcast(0,1) Broadcast(1,0) Broadcast(1,1) Broadcast(2,0) Broadcast(2,1)"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("processes %s, want %s", got, want)
+	}
+	env := n.NewEnv()
+	for _, c := range []struct {
+		expr string
+		want int32
+	}{{"Proc(0).mayFail", 1}, {"Proc(1).mayFail", 0}, {"Proc(2).k", 2}, {"Broadcast(2,1).bid", 1}, {"Proc(1).id", 1}} {
+		got, rerr := eval(t, n, env, c.expr)
+		if rerr != nil || got != c.want {
+			t.Errorf("%s = %d (%v), want %d", c.expr, got, rerr, c.want)
+		}
+	}
+	var clocks []string
+	for _, c := range n.Clocks[1:] {
+		clocks = append(clocks, fmt.Sprintf("%s@%d", c.Name, c.Proc))
+	}
+	wantC := "Proc(0).x@0 Proc(1).x@1 Proc(2).x@2 Broadcast(0,0).x@4 Broadcast(0,1).x@5 Broadcast(1,0).x@6 Broadcast(1,1).x@7 Broadcast(2,0).x@8 Broadcast(2,1).x@9"
+	if got := strings.Join(clocks, " "); got != wantC {
+		t.Errorf("clocks %s, want %s", got, wantC)
+	}
+}
+
+// TestParameterOverride proves --set values replace the file's parameters
+// everywhere they are used (ranges, array sizes, process counts).
+func TestParameterOverride(t *testing.T) {
+	src := `parameters: {n: 2}
+declarations: |
+  typedef int[0,n-1] id_t;
+  int[0,n] cnt[n];
+templates:
+  - name: P
+    parameters: const id_t id
+    locations:
+      - {name: s, initial: true}
+`
+	for _, k := range []int64{1, 2, 5} {
+		n := mustCompile(t, src, map[string]int64{"n": k})
+		if int64(len(n.Procs)) != k || int64(len(n.Vars)) != k || int64(n.Vars[0].Max) != k {
+			t.Errorf("n=%d: %d processes, %d vars, max %d", k, len(n.Procs), len(n.Vars), n.Vars[0].Max)
+		}
+		if n.Params[0] != (Param{"n", k}) {
+			t.Errorf("n=%d: Params %v", k, n.Params)
+		}
+	}
+}
+
+// TestDynamicSync proves a channel index that depends on data compiles to
+// SyncExpr.
+func TestDynamicSync(t *testing.T) {
+	n := mustCompile(t, `declarations: |
+  chan c[3];
+  int[0,2] k = 2;
+templates:
+  - name: P
+    locations:
+      - {name: s, initial: true}
+    edges:
+      - {from: s, to: s, sync: "c[k]?"}
+`, nil)
+	e := &n.Procs[0].Edges[0]
+	if e.Sync != -1 || e.SyncExpr == nil || e.Send || !e.HasSync() {
+		t.Fatalf("edge %+v", e)
+	}
+	if got := e.SyncExpr(n.NewEnv()); got != 2 {
+		t.Errorf("SyncExpr = %d, want 2", got)
+	}
+}

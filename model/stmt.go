@@ -16,9 +16,9 @@ type function struct {
 	params    []fparam
 	frameSize int
 	body      func(*Env) ctl
-	effects   bool // assigns global state (directly or by a call) or resets clocks
+	effects   bool   // assigns global state (directly or by a call) or resets clocks
 	writesRef []bool // writesRef[i]: assigns through reference parameter i
-	resets    bool // resets clocks: only callable from updates
+	resets    bool   // resets clocks: only callable from updates
 	compiling bool
 	pos       Pos
 	text      Text

@@ -167,14 +167,22 @@ func (p point) satisfies(c Constraint) bool {
 // a constraint.
 func constraintsOf(d DBM) []Constraint {
 	var cs []Constraint
+	forConstraints(d, func(c Constraint) bool { cs = append(cs, c); return true })
+	return cs
+}
+
+// forConstraints calls f on every finite entry of d as a constraint until
+// f returns false.
+func forConstraints(d DBM, f func(Constraint) bool) {
 	for i := 0; i < d.Dim; i++ {
 		for j := 0; j < d.Dim; j++ {
 			if b := d.M[i*d.Dim+j]; b != LTInf {
-				cs = append(cs, Constraint{i, j, b})
+				if !f(Constraint{i, j, b}) {
+					return
+				}
 			}
 		}
 	}
-	return cs
 }
 
 // naiveIn is the reference membership: p is non-negative and satisfies
@@ -185,12 +193,9 @@ func naiveIn(d DBM, p point) bool {
 			return false
 		}
 	}
-	for _, c := range constraintsOf(d) {
-		if !p.satisfies(c) {
-			return false
-		}
-	}
-	return true
+	in := true
+	forConstraints(d, func(c Constraint) bool { in = p.satisfies(c); return in })
+	return in
 }
 
 // interval is a set of rationals t (numerators over a fixed denominator)

@@ -101,7 +101,7 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &Formula{Kind: FNot, Args: []*Formula{a}, Src: src}, nil
+			return not(a, src), nil
 		}
 	case *syntax.BinaryExpr:
 		switch y.Op {
@@ -120,8 +120,7 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 			case syntax.OpOr:
 				return junction(FOr, src, a, b), nil
 			}
-			na := &Formula{Kind: FNot, Args: []*Formula{a}, Src: "!(" + a.Src + ")"}
-			return junction(FOr, src, na, b), nil
+			return junction(FOr, src, not(a, "!("+a.Src+")"), b), nil
 		case syntax.OpLT, syntax.OpLE, syntax.OpGT, syntax.OpGE, syntax.OpEQ, syntax.OpNE:
 			cs, d, err := c.clockAtom(cx, y)
 			if err != nil {
@@ -136,14 +135,11 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 				}
 				return &Formula{Kind: FData, Data: c.boolExpr(d), Src: src}, nil
 			}
-			if len(cs) == 1 {
-				return &Formula{Kind: FClock, Clock: cs[0], Src: src}, nil
-			}
 			var args []*Formula
 			for _, cn := range cs {
 				args = append(args, &Formula{Kind: FClock, Clock: cn, Src: src})
 			}
-			return &Formula{Kind: FAnd, Args: args, Src: src}, nil
+			return junction(FAnd, src, args...), nil
 		}
 	case *syntax.QuantExpr:
 		if y.Op == syntax.OpSum {
@@ -161,7 +157,7 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 		if y.Op == syntax.OpExists {
 			kind = FOr
 		}
-		out := &Formula{Kind: kind, Src: src}
+		var parts []*Formula
 		for v := lo; v <= hi; v++ {
 			sc := newScope(cx.sc)
 			sc.syms[y.Var] = &symbol{name: y.Var, kind: symConst, t: t.withConst(true), vals: []int64{v}}
@@ -169,25 +165,105 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 			if err != nil {
 				return nil, err
 			}
-			if b.Kind == kind {
-				out.Args = append(out.Args, b.Args...)
-			} else {
-				out.Args = append(out.Args, b)
-			}
+			parts = append(parts, b)
 		}
-		return out, nil
+		return junction(kind, src, parts...), nil
 	}
 	return nil, c.errAt(x.Position(), "%s combines clocks or deadlock in a way formulas do not support (use &&, ||, !, imply, forall, exists over clock constraints)", src)
 }
 
-// junction builds an n-ary and/or, flattening nested nodes of the same kind.
-func junction(k FormulaKind, src string, a, b *Formula) *Formula {
+// not negates f, folding constants and double negations.
+func not(f *Formula, src string) *Formula {
+	switch f.Kind {
+	case FTrue:
+		return &Formula{Kind: FFalse, Src: src}
+	case FFalse:
+		return &Formula{Kind: FTrue, Src: src}
+	case FNot:
+		return f.Args[0]
+	}
+	return &Formula{Kind: FNot, Args: []*Formula{f}, Src: src}
+}
+
+// junction builds an n-ary and/or, flattening nested nodes of the same
+// kind and simplifying constants (true && φ = φ, false && φ = false, ...).
+func junction(k FormulaKind, src string, args ...*Formula) *Formula {
+	unit, zero := FTrue, FFalse // for FAnd
+	if k == FOr {
+		unit, zero = FFalse, FTrue
+	}
 	out := &Formula{Kind: k, Src: src}
-	for _, f := range []*Formula{a, b} {
-		if f.Kind == k {
+	for _, f := range args {
+		switch {
+		case f.Kind == zero:
+			return &Formula{Kind: zero, Src: src}
+		case f.Kind == unit:
+		case f.Kind == k:
 			out.Args = append(out.Args, f.Args...)
-		} else {
+		default:
 			out.Args = append(out.Args, f)
+		}
+	}
+	out.Args = mergeData(k, out.Args)
+	switch len(out.Args) {
+	case 0:
+		return &Formula{Kind: unit, Src: src}
+	case 1:
+		return out.Args[0]
+	}
+	return out
+}
+
+// mergeData combines the FData arguments of an and/or into one FData node
+// (placed where the first one was), so that the engine evaluates the
+// discrete part once.
+func mergeData(k FormulaKind, args []*Formula) []*Formula {
+	var data []BoolExpr
+	var srcs []string
+	first := -1
+	for i, a := range args {
+		if a.Kind == FData {
+			if first < 0 {
+				first = i
+			}
+			data = append(data, a.Data)
+			srcs = append(srcs, a.Src)
+		}
+	}
+	if len(data) < 2 {
+		return args
+	}
+	var merged BoolExpr
+	if k == FAnd {
+		merged = func(e *Env) bool {
+			for _, d := range data {
+				if !d(e) {
+					return false
+				}
+			}
+			return true
+		}
+	} else {
+		merged = func(e *Env) bool {
+			for _, d := range data {
+				if d(e) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	op := " && "
+	if k == FOr {
+		op = " || "
+	}
+	var out []*Formula
+	for i, a := range args {
+		switch {
+		case i == first:
+			out = append(out, &Formula{Kind: FData, Data: merged, Src: "(" + strings.Join(srcs, ")"+op+"(") + ")"})
+		case a.Kind != FData:
+			out = append(out, a)
 		}
 	}
 	return out

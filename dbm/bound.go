@@ -45,28 +45,43 @@ const (
 // LE returns the bound "≤ c".
 //
 // Precondition: |c| < InfConst (not checked).
+// Postcondition: the result is a finite bound with Const() == c and
+// !Strict() (tested).
 func LE(c int32) Bound { return Bound(c<<1 | 1) }
 
 // LT returns the bound "< c".
 //
 // Precondition: |c| < InfConst, or c == InfConst for [LTInf] (not checked).
+// Postcondition: the result has Const() == c and Strict() (tested).
 func LT(c int32) Bound { return Bound(c << 1) }
 
 // Const returns the constant c of "≺ c". For [LTInf] it is [InfConst].
+//
+// Precondition: none.
+// Postcondition: b is unchanged; LE(c).Const() == LT(c).Const() == c
+// (tested).
 func (b Bound) Const() int32 { return int32(b >> 1) } // arithmetic shift
 
 // Strict reports whether b is "< c" (rather than "≤ c").
+//
+// Precondition: none.
+// Postcondition: b is unchanged.
 func (b Bound) Strict() bool { return b&1 == 0 }
 
 // IsInf reports whether b is [LTInf], "no constraint".
+//
+// Precondition: none.
+// Postcondition: b is unchanged.
 func (b Bound) IsInf() bool { return b == LTInf }
 
 // Neg returns the bound of the complement, read in the other direction:
 // the negation of x_i − x_j ≺ c is x_j − x_i ≺' −c with ≺' = < when ≺ is ≤
 // and ≺' = ≤ when ≺ is <. That is ¬(≤ c) = (< −c) and ¬(< c) = (≤ −c).
 //
-// Precondition: b is finite (checked in debug builds); the complement of
-// "< ∞" is empty and has no bound.
+// Precondition: b is finite (checked in debug builds): the complement of
+// LTInf is empty and has no bound.
+// Postcondition: b.Neg().Neg() == b, and every valuation satisfies exactly
+// one of a constraint and its negation (tested).
 func (b Bound) Neg() Bound {
 	if debug && b == LTInf {
 		panic("dbm: Neg of LTInf")
@@ -80,6 +95,9 @@ func (b Bound) Neg() Bound {
 // [LTInf], below it to the smallest finite bound (debug builds panic
 // instead, since constants within [MaxConst] never get there in a sum of
 // two).
+//
+// Precondition: none (operands outside ±MaxConst may saturate, see above).
+// Postcondition: b and o are unchanged; Add is commutative (tested).
 func (b Bound) Add(o Bound) Bound {
 	if b == LTInf || o == LTInf {
 		return LTInf
@@ -110,6 +128,9 @@ func clamp(s int64) Bound {
 }
 
 // String renders b as "<=3", "<5" or "<inf".
+//
+// Precondition: none.
+// Postcondition: b is unchanged.
 func (b Bound) String() string {
 	if b == LTInf {
 		return "<inf"
@@ -130,6 +151,9 @@ func (b Bound) valid() bool {
 // model may use, |c| ≤ [MaxConst]. Model loading calls it on every clock
 // constant (guards, invariants, resets, query constants, clock bounds), so
 // that DBM arithmetic on sums of two constants cannot overflow.
+//
+// Precondition: none.
+// Postcondition: nil exactly when −MaxConst ≤ c ≤ MaxConst (tested).
 func CheckConst(c int64) error {
 	if c > int64(MaxConst) || c < -int64(MaxConst) {
 		return fmt.Errorf("clock constant %d out of range [-%d, %d]", c, MaxConst, MaxConst)
@@ -148,13 +172,20 @@ type Constraint struct {
 // Neg returns the complement of c: ¬(x_I − x_J ≺ b) is x_J − x_I ≺' −b.
 //
 // Precondition: c.B is finite (checked in debug builds).
+// Postcondition: c is unchanged; c.Neg().Neg() == c.
 func (c Constraint) Neg() Constraint { return Constraint{I: c.J, J: c.I, B: c.B.Neg()} }
 
 // String renders c with clock names x1, x2, ... (see [Constraint.Format]).
+//
+// Precondition: none.
+// Postcondition: c is unchanged.
 func (c Constraint) String() string { return c.Format(nil) }
 
 // Format renders c with names[i] for clock i (default "x<i>"), e.g.
 // "x1-x2<3", "x1<=4", "x2>1".
+//
+// Precondition: none.
+// Postcondition: c is unchanged.
 func (c Constraint) Format(names []string) string {
 	switch {
 	case c.B == LTInf:

@@ -33,6 +33,9 @@ const (
 )
 
 // String renders r as "different", "subset", "superset" or "equal".
+//
+// Precondition: none.
+// Postcondition: r is unchanged.
 func (r Relation) String() string {
 	switch r {
 	case Different:
@@ -101,6 +104,7 @@ func (d DBM) CopyFrom(src DBM) {
 
 // Clone returns a copy of d with its own storage.
 //
+// Precondition: none (any matrix, closed or not).
 // Postcondition: the result equals d and shares no storage with it.
 func (d DBM) Clone() DBM {
 	return DBM{Dim: d.Dim, M: slices.Clone(d.M)}
@@ -109,6 +113,7 @@ func (d DBM) Clone() DBM {
 // At returns entry (i, j), the bound on x_i − x_j.
 //
 // Precondition: 0 ≤ i, j < d.Dim (checked by the slice index only).
+// Postcondition: d is unchanged.
 func (d DBM) At(i, j int) Bound { return d.M[i*d.Dim+j] }
 
 // Set writes entry (i, j) without closing: the DBM is in general no longer
@@ -123,7 +128,9 @@ func (d DBM) Set(i, j int, b Bound) { d.M[i*d.Dim+j] = b }
 // [DBM.Constrain] or [DBM.Intersect] returned false and left the marker
 // M[0] < LEZero. It costs O(1).
 //
-// Precondition: d is closed, or was marked empty by one of those (not checked).
+// Precondition: d is closed, or was marked empty by one of those (not
+// checked).
+// Postcondition: d is unchanged.
 func (d DBM) IsEmpty() bool { return d.M[0] < LEZero }
 
 // markEmpty records emptiness so that IsEmpty is O(1).
@@ -235,6 +242,9 @@ func (d DBM) Constrain(i, j int, b Bound) bool {
 }
 
 // ConstrainC is [DBM.Constrain] for a [Constraint].
+//
+// Precondition: as for Constrain.
+// Postcondition: as for Constrain.
 func (d DBM) ConstrainC(c Constraint) bool { return d.Constrain(c.I, c.J, c.B) }
 
 // Intersect intersects d with o in place (entry-wise minimum, then
@@ -360,6 +370,8 @@ func (d DBM) Free(x int) {
 // that is whether d ∧ (x_i − x_j ≺ b) is non-empty. O(1).
 //
 // Precondition: d is closed and non-empty (checked in debug builds).
+// Postcondition: d is unchanged; the answer equals
+// d.Clone().Constrain(i, j, b) (tested).
 func (d DBM) Satisfies(i, j int, b Bound) bool {
 	if debug {
 		d.check("Satisfies")
@@ -372,11 +384,16 @@ func (d DBM) Satisfies(i, j int, b Bound) bool {
 }
 
 // SatisfiesC is [DBM.Satisfies] for a [Constraint].
+//
+// Precondition: as for Satisfies.
+// Postcondition: as for Satisfies.
 func (d DBM) SatisfiesC(c Constraint) bool { return d.Satisfies(c.I, c.J, c.B) }
 
 // Implies reports whether every valuation of d satisfies x_i − x_j ≺ b. O(1).
 //
 // Precondition: d is closed and non-empty (checked in debug builds).
+// Postcondition: d is unchanged; the answer is true iff d ∧ ¬(x_i − x_j ≺ b)
+// is empty (tested).
 func (d DBM) Implies(i, j int, b Bound) bool {
 	if debug {
 		d.check("Implies")
@@ -391,6 +408,8 @@ func (d DBM) Implies(i, j int, b Bound) bool {
 //
 // Precondition: d and o are closed or marked empty (checked in debug
 // builds); d.Dim == o.Dim (checked).
+// Postcondition: d and o are unchanged; the answer agrees with a
+// constraint-wise inclusion test (tested).
 func (d DBM) Relation(o DBM) Relation {
 	sameDim("Relation", d, o)
 	de, oe := d.IsEmpty(), o.IsEmpty()
@@ -435,6 +454,7 @@ func (d DBM) Relation(o DBM) Relation {
 // SubsetEq reports whether d ⊆ o.
 //
 // Precondition: as for [DBM.Relation].
+// Postcondition: d and o are unchanged.
 func (d DBM) SubsetEq(o DBM) bool {
 	sameDim("SubsetEq", d, o)
 	if d.IsEmpty() {
@@ -460,6 +480,7 @@ func (d DBM) SubsetEq(o DBM) bool {
 // is equality of the matrices.
 //
 // Precondition: as for [DBM.Relation].
+// Postcondition: d and o are unchanged.
 func (d DBM) Equal(o DBM) bool {
 	if d.Dim != o.Dim {
 		return false
@@ -498,6 +519,9 @@ func (d DBM) ConvexHull(o DBM) {
 
 // Hash returns a hash of the matrix (equal closed DBMs hash equally). It
 // does not allocate.
+//
+// Precondition: none.
+// Postcondition: d is unchanged; equal matrices have equal hashes.
 func (d DBM) Hash() uint64 {
 	const prime = 0x100000001b3
 	h := uint64(0xcbf29ce484222325) ^ uint64(d.Dim)
@@ -512,6 +536,9 @@ func (d DBM) Hash() uint64 {
 // IsClosed reports whether d is closed (canonical): every diagonal entry is
 // ≤ 0 exactly and c_ij ≤ c_ik + c_kj for all i, j, k. It costs O(Dim³), like
 // Close: for debugging and tests only.
+//
+// Precondition: none (any matrix).
+// Postcondition: d is unchanged.
 func (d DBM) IsClosed() bool {
 	n := d.Dim
 	m := d.M
@@ -547,6 +574,9 @@ func (d DBM) IsClosed() bool {
 // non-negative clocks: Dim ≥ 1, len(M) == Dim², every entry a valid bound,
 // diagonal ≤ 0, row 0 entries ≤ 0 (x_j ≥ 0), and closed. For debugging and
 // tests only (O(Dim³)).
+//
+// Precondition: none (any matrix).
+// Postcondition: d is unchanged.
 func (d DBM) IsValid() bool {
 	return d.validate() == ""
 }

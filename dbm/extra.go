@@ -265,9 +265,9 @@ func (d DBM) checkExtra(op string, l, u []int32) {
 // constants of the non-diagonal constraints; the diagonal constraints are
 // taken care of by the splitting.
 //
-// Precondition: d is closed and non-empty; max as for [DBM.ExtraM]
-// (checked in debug builds); out.Dim == d.Dim or out is the zero
-// Federation (checked).
+// Precondition: d is closed and non-empty; max as for [DBM.ExtraM] (checked
+// in debug builds); out.Dim == d.Dim or out is the zero Federation
+// (checked).
 // Postcondition: the appended parts are closed and non-empty (checked in
 // debug builds).
 func (d DBM) ExtraMDiagonal(max []int32, diags []Constraint, out Federation) Federation {

@@ -9,7 +9,8 @@ import (
 // convexity is lost: subtraction (deadlock detection computes Z↑ ∧ Inv
 // minus the union of the edges' pre-images) and diagonal-safe
 // extrapolation. Every member is closed and non-empty; members may overlap
-// (see [Federation.Reduce]). The zero Federation with Dim set is empty.
+// (see [Federation.Reduce]). A Federation with no member is empty; the
+// zero Federation takes its dimension from the first zone added.
 //
 // Methods with a pointer receiver change the federation in place; members
 // added with [Federation.Add] are copies, so the federation never shares
@@ -20,6 +21,9 @@ type Federation struct {
 }
 
 // NewFederation returns the empty federation of dimension dim.
+//
+// Precondition: dim ≥ 1 (not checked).
+// Postcondition: the result is empty.
 func NewFederation(dim int) Federation { return Federation{Dim: dim} }
 
 // FederationOf returns the federation holding copies of the non-empty zones
@@ -27,6 +31,8 @@ func NewFederation(dim int) Federation { return Federation{Dim: dim} }
 //
 // Precondition: zones are closed or marked empty, with dimension dim
 // (dimension checked).
+// Postcondition: the result denotes the union of the zones and shares no
+// storage with them.
 func FederationOf(dim int, zones ...DBM) Federation {
 	f := Federation{Dim: dim}
 	for _, z := range zones {
@@ -36,13 +42,23 @@ func FederationOf(dim int, zones ...DBM) Federation {
 }
 
 // Len returns the number of members.
+//
+// Precondition: none.
+// Postcondition: f is unchanged.
 func (f Federation) Len() int { return len(f.Zones) }
 
 // IsEmpty reports whether f denotes the empty set (it has no member, since
 // members are non-empty).
+//
+// Precondition: f's members are non-empty (the invariant every method
+// keeps).
+// Postcondition: f is unchanged.
 func (f Federation) IsEmpty() bool { return len(f.Zones) == 0 }
 
 // Clone returns a deep copy of f.
+//
+// Precondition: none.
+// Postcondition: the result denotes f and shares no storage with it.
 func (f Federation) Clone() Federation {
 	g := Federation{Dim: f.Dim, Zones: make([]DBM, len(f.Zones))}
 	for k, z := range f.Zones {
@@ -55,9 +71,12 @@ func (f Federation) Clone() Federation {
 // does not remove redundant members; see [Federation.Reduce].
 //
 // Precondition: d is closed or marked empty (checked in debug builds);
-// d.Dim == f.Dim (checked).
+// d.Dim == f.Dim, or f is the zero Federation (checked).
 // Postcondition: f denotes old f ∪ d.
 func (f *Federation) Add(d DBM) {
+	if f.Dim == 0 && len(f.Zones) == 0 {
+		f.Dim = d.Dim // the zero Federation takes the first zone's dimension
+	}
 	f.sameDim("Add", d)
 	if d.IsEmpty() {
 		return
@@ -118,6 +137,8 @@ func (f *Federation) Intersect(o Federation) {
 // Constrain intersects every member with x_i − x_j ≺ b, dropping those that
 // become empty.
 //
+// Precondition: 0 ≤ i, j < f.Dim (checked by the slice index only); b valid
+// (checked in debug builds).
 // Postcondition: f denotes old f ∩ (x_i − x_j ≺ b).
 func (f *Federation) Constrain(i, j int, b Bound) {
 	out := f.Zones[:0]
@@ -131,6 +152,10 @@ func (f *Federation) Constrain(i, j int, b Bound) {
 }
 
 // Up applies [DBM.Up] to every member: f becomes its time successors.
+//
+// Precondition: f's members are closed and non-empty (checked in debug
+// builds).
+// Postcondition: f denotes {v + δ | v ∈ old f, δ ≥ 0} (tested).
 func (f *Federation) Up() {
 	for _, z := range f.Zones {
 		z.Up()
@@ -138,6 +163,10 @@ func (f *Federation) Up() {
 }
 
 // Down applies [DBM.Down] to every member: f becomes its time predecessors.
+//
+// Precondition: f's members are closed and non-empty (checked in debug
+// builds).
+// Postcondition: f denotes {v − δ ≥ 0 | v ∈ old f, δ ≥ 0} (tested).
 func (f *Federation) Down() {
 	for _, z := range f.Zones {
 		z.Down()
@@ -145,6 +174,9 @@ func (f *Federation) Down() {
 }
 
 // Free applies [DBM.Free](x) to every member.
+//
+// Precondition: 1 ≤ x < f.Dim (checked when f has a member).
+// Postcondition: f denotes {v[x := t] | v ∈ old f, t ≥ 0} (tested).
 func (f *Federation) Free(x int) {
 	for _, z := range f.Zones {
 		z.Free(x)
@@ -152,6 +184,10 @@ func (f *Federation) Free(x int) {
 }
 
 // Reset applies [DBM.Reset](x, v) to every member.
+//
+// Precondition: 1 ≤ x < f.Dim, 0 ≤ v ≤ MaxConst (checked when f has a
+// member).
+// Postcondition: f denotes {v'[x := v] | v' ∈ old f} (tested).
 func (f *Federation) Reset(x int, v int32) {
 	for _, z := range f.Zones {
 		z.Reset(x, v)
@@ -260,6 +296,8 @@ func (d DBM) disjointQuick(o DBM) bool {
 // one by one.
 //
 // Precondition: d is closed or marked empty; d.Dim == f.Dim (checked).
+// Postcondition: f and d are unchanged; the answer agrees with a naive
+// subtraction reference and a lattice oracle (tested).
 func (f Federation) IncludesDBM(d DBM) bool {
 	f.sameDim("IncludesDBM", d)
 	if d.IsEmpty() {
@@ -283,6 +321,7 @@ func (f Federation) IncludesDBM(d DBM) bool {
 // SubsetEq reports exactly whether f ⊆ o.
 //
 // Precondition: f.Dim == o.Dim (checked).
+// Postcondition: f and o are unchanged.
 func (f Federation) SubsetEq(o Federation) bool {
 	for _, z := range f.Zones {
 		if !o.IncludesDBM(z) {
@@ -293,6 +332,9 @@ func (f Federation) SubsetEq(o Federation) bool {
 }
 
 // Equal reports whether f and o denote the same set (mutual inclusion).
+//
+// Precondition: none (different dimensions are unequal).
+// Postcondition: f and o are unchanged.
 func (f Federation) Equal(o Federation) bool {
 	return f.Dim == o.Dim && f.SubsetEq(o) && o.SubsetEq(f)
 }
@@ -300,6 +342,11 @@ func (f Federation) Equal(o Federation) bool {
 // Reduce removes every member included in another member (of two equal
 // members the first is kept). The set denoted is unchanged; the order of
 // the remaining members is preserved.
+//
+// Precondition: f's members are closed and non-empty (checked in debug
+// builds).
+// Postcondition: f denotes the same set and no member is included in another
+// (tested).
 func (f *Federation) Reduce() {
 	zs := f.Zones
 	drop := make([]bool, len(zs))
@@ -328,6 +375,9 @@ func (f *Federation) Reduce() {
 
 // Contains reports whether the valuation num/den (see [DBM.Contains])
 // belongs to some member.
+//
+// Precondition: as for DBM.Contains (checked).
+// Postcondition: f is unchanged.
 func (f Federation) Contains(num []int64, den int64) bool {
 	for _, z := range f.Zones {
 		if z.Contains(num, den) {
@@ -339,6 +389,11 @@ func (f Federation) Contains(num []int64, den int64) bool {
 
 // Hull returns the convex hull of the members (a new DBM), or an empty
 // marked DBM if f is empty.
+//
+// Precondition: f's members are closed and non-empty (checked in debug
+// builds).
+// Postcondition: f is unchanged; the result is closed and includes every
+// member.
 func (f Federation) Hull() DBM {
 	h := New(f.Dim)
 	if len(f.Zones) == 0 {
@@ -353,9 +408,15 @@ func (f Federation) Hull() DBM {
 }
 
 // String renders f as a disjunction of its members, "false" when empty.
+//
+// Precondition: none.
+// Postcondition: f is unchanged.
 func (f Federation) String() string { return f.Format(nil) }
 
 // Format is [Federation.String] with clock names (see [DBM.Format]).
+//
+// Precondition: none.
+// Postcondition: f is unchanged.
 func (f Federation) Format(names []string) string {
 	if len(f.Zones) == 0 {
 		return "false"
@@ -372,6 +433,9 @@ func (f Federation) Format(names []string) string {
 
 // IsValid reports whether every member is valid (see [DBM.IsValid]) and of
 // dimension f.Dim. For debugging and tests only.
+//
+// Precondition: none.
+// Postcondition: f is unchanged.
 func (f Federation) IsValid() bool {
 	for _, z := range f.Zones {
 		if z.Dim != f.Dim || !z.IsValid() {

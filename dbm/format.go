@@ -104,10 +104,16 @@ func (d DBM) MinConstraints(dst []Constraint) []Constraint {
 // constraints (see [DBM.MinConstraints]) with clocks named x1, x2, ...,
 // for example "x1>=1 && x1<=3 && x1-x2<1". The zone of all non-negative
 // valuations is "true" and an empty DBM is "false".
+//
+// Precondition: d is closed or marked empty (checked in debug builds).
+// Postcondition: d is unchanged.
 func (d DBM) String() string { return d.Format(nil) }
 
 // Format is [DBM.String] with names[i] as the name of clock i (names[0] is
 // unused; missing or empty names fall back to "x<i>").
+//
+// Precondition: as for String.
+// Postcondition: d is unchanged.
 func (d DBM) Format(names []string) string {
 	if len(d.M) == 0 || d.IsEmpty() {
 		return "false"
@@ -186,6 +192,10 @@ func (d DBM) Format(names []string) string {
 //	0     <=0   <=-1  <=0
 //	x1    <=3   <=0   <=3
 //	x2    <inf  <inf  <=0
+//
+// Precondition: none (any matrix, closed or not; invalid entries print as
+// "?<raw>").
+// Postcondition: d is unchanged.
 func (d DBM) Matrix() string {
 	n := d.Dim
 	if len(d.M) != n*n || n < 1 {

@@ -11,6 +11,7 @@ import (
 //
 // Precondition: len(num) == d.Dim, num[0] == 0, den > 0 (checked); |num[i]|
 // and |c·den| below 2^62 (not checked).
+// Postcondition: d is unchanged.
 func (d DBM) Contains(num []int64, den int64) bool {
 	n := d.Dim
 	if len(num) != n || den <= 0 || num[0] != 0 {
@@ -169,12 +170,14 @@ func abs64(v int64) int64 {
 // is unbounded above.
 //
 // Precondition: 0 ≤ x < d.Dim (checked by the slice index only).
+// Postcondition: d is unchanged.
 func (d DBM) UpperBound(x int) Bound { return d.M[x*d.Dim] }
 
 // LowerBound returns entry (0, x): the bound "−x ≺ c", that is x ≻ −c
 // (x ≥ −c when weak, x > −c when strict).
 //
 // Precondition: 0 ≤ x < d.Dim (checked by the slice index only).
+// Postcondition: d is unchanged.
 func (d DBM) LowerBound(x int) Bound { return d.M[x] }
 
 // Sup returns the supremum of clock x over the zone as a bound: "≤ c" when
@@ -183,6 +186,7 @@ func (d DBM) LowerBound(x int) Bound { return d.M[x] }
 // is what sup queries report.
 //
 // Precondition: d is closed and non-empty (checked in debug builds).
+// Postcondition: d is unchanged.
 func (d DBM) Sup(x int) Bound {
 	if debug {
 		d.check("Sup")
@@ -195,6 +199,7 @@ func (d DBM) Sup(x int) Bound {
 // closed DBM.
 //
 // Precondition: d is closed and non-empty (checked in debug builds).
+// Postcondition: d is unchanged.
 func (d DBM) Inf(x int) (v int32, strict bool) {
 	if debug {
 		d.check("Inf")
@@ -207,6 +212,7 @@ func (d DBM) Inf(x int) (v int32, strict bool) {
 // is unbounded), as after [DBM.Up].
 //
 // Precondition: d is closed and non-empty (not checked).
+// Postcondition: d is unchanged.
 func (d DBM) IsUnbounded() bool {
 	n := d.Dim
 	for i := 1; i < n; i++ {

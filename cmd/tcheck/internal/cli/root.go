@@ -40,6 +40,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	root.AddCommand(newVerifyCmd(stdout, stderr))
 	return root
 }
 

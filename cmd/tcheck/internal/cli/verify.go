@@ -1,0 +1,324 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/queries"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// searchFlags are the exploration flags shared by verify, sweep and test.
+type searchFlags struct {
+	order        string
+	extrapolate  string
+	globalBounds bool
+	maxStates    int64
+	timeout      time.Duration
+	maxMemory    string
+	sets         []string
+}
+
+func (f *searchFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.order, "order", "bfs", "search order: bfs (shortest traces) or dfs")
+	fl.StringVar(&f.extrapolate, "extrapolation", "lu+", "zone abstraction: lu+, lu, m+, m or none")
+	fl.BoolVar(&f.globalBounds, "global-bounds", false, "use global instead of per-location clock bounds")
+	fl.Int64Var(&f.maxStates, "max-states", 0, "stop with verdict unknown after storing this many states (0: no limit)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "stop with verdict unknown after this long, e.g. 30s, 5m (0: no limit)")
+	fl.StringVar(&f.maxMemory, "max-memory", "", "stop with verdict unknown above this heap size, e.g. 2GiB, 500MB")
+	fl.StringArrayVar(&f.sets, "set", nil, "override a model parameter: --set name=value (repeatable)")
+}
+
+func (f *searchFlags) options() (queries.Options, error) {
+	var o queries.Options
+	switch f.order {
+	case "bfs":
+		o.Order = zone.BFS
+	case "dfs":
+		o.Order = zone.DFS
+	default:
+		return o, fmt.Errorf("--order: want bfs or dfs, not %q", f.order)
+	}
+	k, err := zone.ParseExtraKind(f.extrapolate)
+	if err != nil {
+		return o, fmt.Errorf("--extrapolation: %v", err)
+	}
+	o.Extrapolation = k
+	o.GlobalBounds = f.globalBounds
+	o.Limits.MaxStates = f.maxStates
+	o.Limits.Timeout = f.timeout
+	if f.maxMemory != "" {
+		m, err := parseBytes(f.maxMemory)
+		if err != nil {
+			return o, fmt.Errorf("--max-memory: %v", err)
+		}
+		o.Limits.MaxMemory = m
+	}
+	return o, nil
+}
+
+func (f *searchFlags) overrides() (map[string]int64, error) {
+	return parseSets(f.sets)
+}
+
+func parseSets(sets []string) (map[string]int64, error) {
+	m := map[string]int64{}
+	for _, s := range sets {
+		name, val, ok := strings.Cut(s, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("--set %q: want name=value", s)
+		}
+		v, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--set %q: %q is not an integer", s, val)
+		}
+		m[name] = v
+	}
+	return m, nil
+}
+
+// parseBytes reads sizes like 512MB, 2GiB, 1000000.
+func parseBytes(s string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   uint64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}}
+	mult := uint64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%q is not a size (e.g. 2GiB, 500MB)", s)
+	}
+	return uint64(v * float64(mult)), nil
+}
+
+// loadedModel is a model file with its compiled network.
+type loadedModel struct {
+	file *model.File
+	net  *model.Network
+}
+
+// loadModel reads a model file (or a bundled model by name) and compiles it
+// with the parameter overrides.
+func loadModel(path string, overrides map[string]int64) (*loadedModel, error) {
+	src, name, err := readModelSource(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := model.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	net, err := f.Compile(overrides)
+	if err != nil {
+		return nil, err
+	}
+	return &loadedModel{file: f, net: net}, nil
+}
+
+// readModelSource reads a model file; bundledModel is consulted when no
+// such file exists.
+func readModelSource(path string) ([]byte, string, error) {
+	src, err := os.ReadFile(path)
+	if err == nil {
+		return src, path, nil
+	}
+	if errors.Is(err, os.ErrNotExist) {
+		if b, name, ok := bundledModel(path); ok {
+			return b, name, nil
+		}
+	}
+	return nil, "", err
+}
+
+// bundledModel resolves a bundled model name; replaced when the bundled
+// models are registered.
+var bundledModel = func(name string) ([]byte, string, bool) { return nil, "", false }
+
+// selectQueries compiles the -q arguments: names of queries in the model
+// file, or formulas. With none, every query of the file.
+func selectQueries(m *loadedModel, qs []string) ([]*queries.Query, error) {
+	if len(qs) == 0 {
+		if len(m.file.Queries) == 0 {
+			return nil, fmt.Errorf("%s has no queries; give one with -q", m.file.Path)
+		}
+		return queries.FromFile(m.net, m.file, nil)
+	}
+	var out []*queries.Query
+	for i, s := range qs {
+		if fq := m.file.Query(s); fq != nil {
+			q, err := queries.FromFile(m.net, m.file, []string{s})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, q...)
+			continue
+		}
+		q, err := queries.Compile(m.net, model.NewText(s, model.Pos{File: fmt.Sprintf("-q[%d]", i+1), Line: 1, Col: 1}))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
+	var (
+		sf        searchFlags
+		qs        []string
+		trace     bool
+		asJSON    bool
+		stats     bool
+		noProgess bool
+	)
+	cmd := &cobra.Command{
+		Use:   "verify MODEL [-q NAME|FORMULA]...",
+		Short: "Check queries on a model",
+		Long: `Check the queries of a model (all of them, or those named with -q; -q also takes a
+formula such as 'E<> P.done'). MODEL is a model file (.yaml) or the name of a bundled model.
+
+Exit codes: 0 every query as expected (or satisfied when no expectation is given),
+1 a property violated or an expectation missed, 2 a usage or model error.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := sf.options()
+			if err != nil {
+				return usageErr(err)
+			}
+			ov, err := sf.overrides()
+			if err != nil {
+				return usageErr(err)
+			}
+			m, err := loadModel(args[0], ov)
+			if err != nil {
+				return usageErr(err)
+			}
+			qlist, err := selectQueries(m, qs)
+			if err != nil {
+				return usageErr(err)
+			}
+			if !noProgess {
+				opts.Progress = progressPrinter(stderr)
+			}
+			opts.NoTrace = false
+			sys := zone.NewSystem(m.net)
+			results := queries.Check(sys, qlist, opts)
+			if !noProgess {
+				clearProgress(stderr)
+			}
+			code := ExitOK
+			for _, r := range results {
+				if !r.Matches() {
+					code = ExitViolated
+				}
+				if !r.Query.Expect.Given && r.Verdict == queries.Violated {
+					code = ExitViolated
+				}
+			}
+			if asJSON {
+				doc := jsonDoc{Tool: "tcheck", Version: Version, Model: jsonModel{Name: m.net.Name, File: m.file.Path}, ExitCode: code}
+				for _, p := range m.net.Params {
+					doc.Model.Parameters = append(doc.Model.Parameters, jsonParam{p.Name, p.Value})
+				}
+				for _, r := range results {
+					doc.Results = append(doc.Results, queries.JSON(m.net, r, true))
+				}
+				enc := json.NewEncoder(stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(doc); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(stdout, "model %s (%s)", m.net.Name, m.file.Path)
+				if len(m.net.Params) > 0 {
+					var ps []string
+					for _, p := range m.net.Params {
+						ps = append(ps, fmt.Sprintf("%s=%d", p.Name, p.Value))
+					}
+					fmt.Fprintf(stdout, ", %s", strings.Join(ps, " "))
+				}
+				fmt.Fprintln(stdout)
+				for _, r := range results {
+					queries.WriteResult(stdout, m.net, r, trace, stats)
+				}
+			}
+			if code != ExitOK {
+				return &exitError{code: code, err: errors.New("")}
+			}
+			return nil
+		},
+	}
+	sf.register(cmd)
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&qs, "query", "q", nil, "a query name from the model, or a formula (repeatable)")
+	fl.BoolVar(&trace, "trace", false, "print the witness or counterexample traces")
+	fl.BoolVar(&asJSON, "json", false, "print the results as one JSON document (schema: docs/verify.schema.json)")
+	fl.BoolVar(&stats, "stats", false, "print exploration statistics")
+	fl.BoolVar(&noProgess, "no-progress", false, "do not print progress on stderr")
+	return cmd
+}
+
+type jsonParam struct {
+	Name  string `json:"name"`
+	Value int64  `json:"value"`
+}
+
+type jsonModel struct {
+	Name       string      `json:"name"`
+	File       string      `json:"file"`
+	Parameters []jsonParam `json:"parameters"`
+}
+
+type jsonDoc struct {
+	Tool     string               `json:"tool"`
+	Version  string               `json:"version"`
+	Model    jsonModel            `json:"model"`
+	Results  []queries.JSONResult `json:"results"`
+	ExitCode int                  `json:"exit_code"`
+}
+
+func usageErr(err error) error { return &exitError{code: ExitUsage, err: err} }
+
+// progressPrinter reports long explorations on stderr, starting after two
+// seconds.
+func progressPrinter(w io.Writer) func([]*queries.Query, zone.Stats) {
+	return func(qs []*queries.Query, s zone.Stats) {
+		if s.Elapsed < 2*time.Second {
+			return
+		}
+		name := ""
+		if len(qs) == 1 {
+			name = qs[0].Name + ": "
+		}
+		rate := float64(s.Explored) / s.Elapsed.Seconds()
+		fmt.Fprintf(w, "\r%sexplored %d, stored %d, %.0f states/s, %s, %s   ", name, s.Explored, s.Stored, rate, s.Elapsed.Round(time.Second), queries.Bytes(s.PeakMemory))
+		progressShown = true
+	}
+}
+
+var progressShown bool
+
+func clearProgress(w io.Writer) {
+	if progressShown {
+		fmt.Fprintln(w)
+		progressShown = false
+	}
+}

@@ -1,0 +1,372 @@
+package queries
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/syntax"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// Options configure checking.
+type Options struct {
+	Order zone.Order
+	// Extrapolation is the requested abstraction (default Extra_LU+); it is
+	// replaced by Extra_M+ for queries using deadlock and by diagonal
+	// splitting when diagonal constraints occur (the result says which).
+	Extrapolation zone.ExtraKind
+	GlobalBounds  bool // use global instead of per-location clock bounds
+	Limits        zone.Limits
+	NoTrace       bool // skip building traces
+	Progress      func(q []*Query, s zone.Stats)
+}
+
+// Value is the answer of a sup or inf query for one expression.
+type Value struct {
+	Term string
+	// None: no reachable state satisfies the condition.
+	None bool
+	// Inf: the supremum is +∞ (or the infimum −∞ for data).
+	Inf bool
+	// Exceeds: the exact value could not be established; it is larger
+	// (sup) or smaller (inf) than Bound.
+	Exceeds bool
+	Bound   int64
+	// Strict: the value is a supremum not attained (sup) or an infimum
+	// not attained (inf).
+	Strict bool
+}
+
+// String prints the value: "12" (attained), "<12" (sup not attained),
+// ">3" (inf not attained), "inf", ">K" (unknown beyond K), "none".
+func (v Value) String() string {
+	switch {
+	case v.None:
+		return "none"
+	case v.Inf:
+		return "inf"
+	case v.Exceeds:
+		return fmt.Sprintf(">%d", v.Bound)
+	case v.Strict:
+		return fmt.Sprintf("<%d", v.Bound)
+	}
+	return fmt.Sprintf("%d", v.Bound)
+}
+
+// Result is the outcome of one query.
+type Result struct {
+	Query   *Query
+	Verdict Verdict
+	Values  []Value // sup/inf
+	// Trace is the witness (satisfied E<>, sup) or counterexample (violated
+	// A[]), concretised and replayed; nil when there is none or it was not
+	// requested. TraceErr says why a wanted trace is missing.
+	Trace    *Trace
+	TraceErr error
+	// Goal is the formula the trace's last state satisfies (φ for E<>, ¬φ
+	// for A[]), for printing.
+	Goal *model.Formula
+	// Err is the model runtime error when Verdict is Error; its trace leads
+	// to the state whose successor raised it.
+	Err           *zone.ModelError
+	Stats         zone.Stats
+	Reason        zone.StopReason
+	Extrapolation string
+	// Rounds is the number of explorations (sup over clocks doubles the
+	// clock's bound until the answer is below it).
+	Rounds int
+}
+
+// Matches reports whether the result meets the query's expectation (true
+// when there is none).
+func (r *Result) Matches() bool {
+	e := r.Query.Expect
+	if e.MaxStates > 0 && r.Stats.Stored > e.MaxStates {
+		return false
+	}
+	if !e.Given {
+		return r.Verdict != Error && r.Verdict != Unknown
+	}
+	if len(e.Values) > 0 {
+		if len(e.Values) != len(r.Values) {
+			return false
+		}
+		for i, v := range r.Values {
+			if normaliseValue(v.String()) != e.Values[i] {
+				return false
+			}
+		}
+		return true
+	}
+	return e.Verdict == r.Verdict
+}
+
+// Check answers the queries on sys. Reachability queries (E<>, A[]) that
+// need the same abstraction share one exploration; each sup/inf query has
+// its own.
+func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
+	results := make([]*Result, len(qs))
+	var plain, dead []int
+	for i, q := range qs {
+		switch q.Kind {
+		case syntax.QueryEF, syntax.QueryAG:
+			if hasDeadlock(q.Formula) {
+				dead = append(dead, i)
+			} else {
+				plain = append(plain, i)
+			}
+		case syntax.QuerySup, syntax.QueryInf:
+			results[i] = checkSup(sys, q, opts)
+		default:
+			results[i] = &Result{Query: q, Verdict: Unknown, TraceErr: fmt.Errorf("%s queries are not supported yet", q.Kind)}
+		}
+	}
+	for _, group := range [][]int{plain, dead} {
+		if len(group) == 0 {
+			continue
+		}
+		sub := make([]*Query, len(group))
+		for k, i := range group {
+			sub[k] = qs[i]
+		}
+		for k, r := range checkReach(sys, sub, opts) {
+			results[group[k]] = r
+		}
+	}
+	return results
+}
+
+func hasDeadlock(f *model.Formula) bool {
+	if f == nil {
+		return false
+	}
+	if f.Kind == model.FDeadlock {
+		return true
+	}
+	for _, a := range f.Args {
+		if hasDeadlock(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// clockBounds adds the constants of f's clock constraints to l and u (both:
+// a constraint may be checked negated) and collects its diagonals.
+func clockBounds(f *model.Formula, l, u []int32, diags *[]model.ClockConstraint) error {
+	if f == nil {
+		return nil
+	}
+	if f.Kind == model.FClock {
+		c := f.Clock
+		if c.Value != nil {
+			return fmt.Errorf("%s: the bound of a clock constraint in a query must be a constant", f.Src)
+		}
+		k := c.Const
+		switch {
+		case c.J == 0:
+			raise(l, u, c.I, k)
+		case c.I == 0:
+			raise(l, u, c.J, -k)
+		default:
+			*diags = append(*diags, c)
+			a := k
+			if a < 0 {
+				a = -a
+			}
+			raise(l, u, c.I, a)
+			raise(l, u, c.J, a)
+		}
+	}
+	for _, a := range f.Args {
+		if err := clockBounds(a, l, u, diags); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func raise(l, u []int32, x int, k int32) {
+	if k < 0 {
+		k = 0
+	}
+	if k > l[x] {
+		l[x] = k
+	}
+	if k > u[x] {
+		u[x] = k
+	}
+}
+
+func noBounds(n int) []int32 {
+	b := make([]int32, n)
+	for i := range b {
+		b[i] = model.NoBound
+	}
+	return b
+}
+
+// extrapolationFor builds the abstraction for formulas fs.
+func extrapolationFor(sys *zone.System, fs []*model.Formula, opts Options, deadlock bool) (zone.Extrapolation, error) {
+	x := zone.Extrapolation{Kind: opts.Extrapolation, Local: !opts.GlobalBounds}
+	x.ExtraL, x.ExtraU = noBounds(sys.Dim), noBounds(sys.Dim)
+	x.Diagonals = append(x.Diagonals, sys.Net.Diagonals...)
+	for _, f := range fs {
+		if err := clockBounds(f, x.ExtraL, x.ExtraU, &x.Diagonals); err != nil {
+			return x, err
+		}
+	}
+	if deadlock && (x.Kind == zone.ExtraLU || x.Kind == zone.ExtraLUPlus) {
+		// LU abstractions do not preserve deadlocks (STTT 2006, Sect. 6).
+		x.Kind = zone.ExtraMPlus
+	}
+	return x, nil
+}
+
+type witness struct {
+	moves []zone.Move
+}
+
+func pathMoves(parent *zone.Node, m zone.Move) []zone.Move {
+	var moves []zone.Move
+	if parent != nil {
+		for _, n := range parent.Path()[1:] {
+			moves = append(moves, n.Move)
+		}
+	}
+	if m != nil {
+		moves = append(moves, append(zone.Move(nil), m...))
+	}
+	return moves
+}
+
+// checkReach answers E<> and A[] queries with one exploration.
+func checkReach(sys *zone.System, qs []*Query, opts Options) []*Result {
+	results := make([]*Result, len(qs))
+	goals := make([]*model.Formula, len(qs))
+	deadlock := false
+	for i, q := range qs {
+		results[i] = &Result{Query: q}
+		goals[i] = q.Formula
+		if q.Kind == syntax.QueryAG {
+			goals[i] = &model.Formula{Kind: model.FNot, Args: []*model.Formula{q.Formula}, Src: "!(" + q.Formula.Src + ")"}
+		}
+		results[i].Goal = goals[i]
+		deadlock = deadlock || hasDeadlock(q.Formula)
+	}
+	xp, err := extrapolationFor(sys, goals, opts, deadlock)
+	if err != nil {
+		for _, r := range results {
+			r.Verdict, r.TraceErr = Error, err
+		}
+		return results
+	}
+	checker := zone.NewChecker(sys)
+	found := make([]*witness, len(qs))
+	open := len(qs)
+	var checkErr error
+	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits}
+	if opts.Progress != nil {
+		zopts.Progress = func(s zone.Stats) { opts.Progress(qs, s) }
+	}
+	res := zone.Search(sys, zopts, func(v *zone.Visit) bool {
+		for i, g := range goals {
+			if found[i] != nil {
+				continue
+			}
+			ok, err := checker.Sat(g, v.Locs, v.Vars, v.Zone)
+			if err != nil {
+				checkErr = err
+				return true
+			}
+			if ok {
+				found[i] = &witness{moves: pathMoves(v.Parent, v.Move)}
+				open--
+			}
+		}
+		return open == 0
+	})
+	for i, r := range results {
+		r.Stats, r.Reason, r.Extrapolation, r.Rounds = res.Stats, res.Reason, res.Extrapolation, 1
+		q := qs[i]
+		switch {
+		case found[i] != nil:
+			r.Verdict = Satisfied
+			if q.Kind == syntax.QueryAG {
+				r.Verdict = Violated
+			}
+			if !opts.NoTrace {
+				r.Trace, r.TraceErr = buildTrace(sys, found[i].moves, goals[i])
+			}
+		case checkErr != nil:
+			r.Verdict, r.TraceErr = Error, checkErr
+		case res.Reason == zone.Failed:
+			r.Verdict, r.Err = Error, res.Err
+			if !opts.NoTrace {
+				var moves []zone.Move
+				if res.ErrNode != nil {
+					moves = pathMoves(res.ErrNode, nil)
+				}
+				r.Trace, r.TraceErr = buildTrace(sys, moves, nil)
+			}
+		case res.Reason == zone.Completed || res.Reason == zone.Stopped:
+			r.Verdict = Violated
+			if q.Kind == syntax.QueryAG {
+				r.Verdict = Satisfied
+			}
+		default:
+			r.Verdict = Unknown
+		}
+	}
+	return results
+}
+
+// buildTrace recomputes the exact zones along moves, picks a final zone
+// where goal holds (any valuation if goal is nil), concretises the run and
+// replays it. A trace that does not replay is never returned.
+func buildTrace(sys *zone.System, moves []zone.Move, goal *model.Formula) (*Trace, error) {
+	return buildTraceTarget(sys, moves, goal, nil)
+}
+
+// buildTraceTarget is buildTrace with an optional refinement of the target
+// zone (used by sup/inf to reach the extreme value).
+func buildTraceTarget(sys *zone.System, moves []zone.Move, goal *model.Formula, refine func(dbm.DBM) bool) (*Trace, error) {
+	t, entries, err := symbolicPath(sys, moves)
+	if err != nil {
+		return nil, err
+	}
+	last := len(t.Zones) - 1
+	target := t.Zones[last].Clone()
+	if goal != nil {
+		var picked dbm.DBM
+		checker := zone.NewChecker(sys)
+		err := checker.Zones(goal, t.Locs[last], t.Vars[last], t.Zones[last], func(z dbm.DBM) bool {
+			c := z.Clone()
+			if refine != nil && !refine(c) {
+				return true
+			}
+			picked = c
+			return false
+		})
+		if err != nil {
+			return nil, err
+		}
+		if picked.M == nil {
+			return nil, fmt.Errorf("%w (the goal does not hold on the exact final zone)", ErrNotConcretisable)
+		}
+		target = picked
+	} else if refine != nil && !refine(target) {
+		return nil, fmt.Errorf("%w (target)", ErrNotConcretisable)
+	}
+	if err := concretise(sys, t, entries, target); err != nil {
+		return nil, err
+	}
+	if err := Replay(sys.Net, t, goal); err != nil {
+		return nil, fmt.Errorf("internal error: the trace does not replay: %w", err)
+	}
+	return t, nil
+}
+
+var errNoState = errors.New("no reachable state satisfies the condition")

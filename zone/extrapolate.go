@@ -1,0 +1,190 @@
+package zone
+
+import (
+	"fmt"
+
+	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
+)
+
+// ExtraKind selects the zone abstraction applied to every successor.
+type ExtraKind int
+
+const (
+	// ExtraLUPlus is Extra_LU^+ (Behrmann, Bouyer, Larsen, Pelánek, STTT
+	// 2006, Sect. 5): the coarsest of the four, the default for
+	// reachability of locations, data and bounded clock constraints.
+	ExtraLUPlus ExtraKind = iota
+	// ExtraLU is Extra_LU (STTT 2006, Sect. 4).
+	ExtraLU
+	// ExtraMPlus is Extra_M^+ (STTT 2006, Sect. 3); its abstraction is
+	// contained in the region closure, a time-abstract bisimulation, so it
+	// preserves deadlocks.
+	ExtraMPlus
+	// ExtraM is classical maximal-constant extrapolation Extra_M.
+	ExtraM
+	// ExtraNone applies no abstraction (termination is not guaranteed).
+	ExtraNone
+)
+
+var extraNames = [...]string{"lu+", "lu", "m+", "m", "none"}
+
+func (k ExtraKind) String() string {
+	if k >= 0 && int(k) < len(extraNames) {
+		return extraNames[k]
+	}
+	return fmt.Sprintf("ExtraKind(%d)", int(k))
+}
+
+// ParseExtraKind parses an extrapolation name as printed by String.
+func ParseExtraKind(s string) (ExtraKind, error) {
+	for i, n := range extraNames {
+		if n == s {
+			return ExtraKind(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown extrapolation %q (want lu+, lu, m+, m or none)", s)
+}
+
+// Extrapolation is the abstraction applied to successors: the operator, the
+// bound source (global bounds or per-location bounds, Behrmann, Bouyer,
+// Fleury, Larsen, TACAS 2003) and extra bounds and diagonal constraints
+// contributed by the query.
+type Extrapolation struct {
+	Kind  ExtraKind
+	Local bool // per-location bounds (the maximum over the processes' locations)
+	// ExtraL and ExtraU are bounds added to every location's L and U,
+	// indexed by clock (model.NoBound for none); nil for none. The query's
+	// clock constants go here, so that extrapolation cannot erase the very
+	// states the query asks about.
+	ExtraL, ExtraU []int32
+	// Diagonals are diagonal constraints whose truth must be preserved (the
+	// model's and the query's). When non-empty, LU/M extrapolation would be
+	// unsound, so the zone is split along them and abstracted with Extra_M
+	// (Bengtsson and Yi 2004, Sect. 4.4); see Describe.
+	Diagonals []model.ClockConstraint
+}
+
+// Describe names the abstraction actually used, for the output.
+func (x *Extrapolation) Describe() string {
+	scope := "global"
+	if x.Local {
+		scope = "local"
+	}
+	if x.Kind == ExtraNone {
+		return "none"
+	}
+	if len(x.Diagonals) > 0 {
+		return fmt.Sprintf("m with diagonal splitting (%d diagonal constraints; %s requested), %s bounds", len(x.Diagonals), x.Kind, scope)
+	}
+	return fmt.Sprintf("%s, %s bounds", x.Kind, scope)
+}
+
+// extrapolator applies an Extrapolation; it owns scratch bound arrays.
+type extrapolator struct {
+	sys   *System
+	cfg   Extrapolation
+	l, u  []int32
+	m     []int32
+	diags []dbm.Constraint
+	fed   dbm.Federation
+}
+
+func newExtrapolator(sys *System, cfg Extrapolation) *extrapolator {
+	x := &extrapolator{
+		sys: sys,
+		cfg: cfg,
+		l:   make([]int32, sys.Dim),
+		u:   make([]int32, sys.Dim),
+		m:   make([]int32, sys.Dim),
+	}
+	for _, c := range cfg.Diagonals {
+		b := dbm.LE(c.Const)
+		if c.Strict {
+			b = dbm.LT(c.Const)
+		}
+		x.diags = append(x.diags, dbm.Constraint{I: c.I, J: c.J, B: b})
+	}
+	if !cfg.Local {
+		x.computeBounds(nil)
+	}
+	return x
+}
+
+func maxBound(a, b int32) int32 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func toDBMBound(b int32) int32 {
+	if b <= model.NoBound {
+		return dbm.NoBound
+	}
+	return b
+}
+
+// computeBounds fills l, u, m for the location vector locs (nil: global).
+func (x *extrapolator) computeBounds(locs []int32) {
+	net := x.sys.Net
+	for c := range x.l {
+		var l, u int32 = model.NoBound, model.NoBound
+		if locs == nil {
+			l, u = net.GlobalL[c], net.GlobalU[c]
+		} else {
+			for p, proc := range net.Procs {
+				loc := &proc.Locations[locs[p]]
+				l = maxBound(l, loc.L[c])
+				u = maxBound(u, loc.U[c])
+			}
+		}
+		if x.cfg.ExtraL != nil {
+			l = maxBound(l, x.cfg.ExtraL[c])
+		}
+		if x.cfg.ExtraU != nil {
+			u = maxBound(u, x.cfg.ExtraU[c])
+		}
+		x.l[c], x.u[c] = toDBMBound(l), toDBMBound(u)
+		x.m[c] = toDBMBound(maxBound(l, u))
+	}
+	// Bengtsson and Yi's splitting needs the diagonal constants in the
+	// maximal constants of both clocks.
+	for _, g := range x.cfg.Diagonals {
+		c := g.Const
+		if c < 0 {
+			c = -c
+		}
+		x.m[g.I] = maxBound(x.m[g.I], c)
+		x.m[g.J] = maxBound(x.m[g.J], c)
+	}
+	x.l[0], x.u[0], x.m[0] = 0, 0, 0
+}
+
+// apply abstracts z (closed, non-empty) in place for the location vector
+// locs. When diagonal splitting is in force it returns the parts as a
+// federation (z is then unspecified) and split = true.
+func (x *extrapolator) apply(z dbm.DBM, locs []int32) (parts []dbm.DBM, split bool) {
+	if x.cfg.Kind == ExtraNone {
+		return nil, false
+	}
+	if x.cfg.Local {
+		x.computeBounds(locs)
+	}
+	if len(x.diags) > 0 {
+		x.fed.Zones = x.fed.Zones[:0]
+		x.fed = z.ExtraMDiagonal(x.m, x.diags, x.fed)
+		return x.fed.Zones, true
+	}
+	switch x.cfg.Kind {
+	case ExtraLUPlus:
+		z.ExtraLUPlus(x.l, x.u)
+	case ExtraLU:
+		z.ExtraLU(x.l, x.u)
+	case ExtraMPlus:
+		z.ExtraMPlus(x.m)
+	case ExtraM:
+		z.ExtraM(x.m)
+	}
+	return nil, false
+}

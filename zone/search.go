@@ -1,0 +1,245 @@
+package zone
+
+import (
+	"runtime/metrics"
+	"time"
+
+	"github.com/tcheck/tcheck/dbm"
+)
+
+// Limits bound a search; zero means unlimited. A search that reaches one
+// ends with the corresponding StopReason and the statistics so far.
+type Limits struct {
+	MaxStates int64         // stored states
+	Timeout   time.Duration // wall-clock time
+	MaxMemory uint64        // heap bytes
+}
+
+// Options configure a search.
+type Options struct {
+	Order         Order
+	Extrapolation Extrapolation
+	Limits        Limits
+	// Progress, if set, is called with the statistics about once per
+	// ProgressEvery (default 1 s) of wall-clock time.
+	Progress      func(Stats)
+	ProgressEvery time.Duration
+	// Now is the clock (time.Now when nil); injectable for tests.
+	Now func() time.Time
+}
+
+// Stats are the counters of a search. Elapsed and PeakMemory are volatile.
+type Stats struct {
+	Explored    int64 // states taken from the waiting list and expanded
+	Stored      int64 // states in the passed list at the end
+	Covered     int64 // successors dropped as included plus stored states evicted
+	Transitions int64 // non-empty symbolic successors computed
+	Elapsed     time.Duration
+	PeakMemory  uint64 // peak heap bytes in use (sampled)
+}
+
+// StopReason says why a search ended.
+type StopReason int
+
+const (
+	Completed   StopReason = iota // the whole reachable zone graph was explored
+	Stopped                       // the visitor asked to stop
+	LimitStates                   // Limits.MaxStates reached
+	LimitTime                     // Limits.Timeout reached
+	LimitMemory                   // Limits.MaxMemory reached
+	Failed                        // a model runtime error (Result.Err)
+)
+
+var stopNames = [...]string{"completed", "stopped", "state limit reached", "time limit reached", "memory limit reached", "model error"}
+
+func (r StopReason) String() string { return stopNames[r] }
+
+// Result is the outcome of a search.
+type Result struct {
+	Stats
+	Reason StopReason
+	// Err is the model runtime error when Reason is Failed; ErrNode is the
+	// state whose successor computation raised it (nil: the initial state).
+	Err     *ModelError
+	ErrNode *Node
+	// Extrapolation describes the abstraction used.
+	Extrapolation string
+}
+
+// Visit is what a Visitor sees: a newly computed symbolic state, before
+// extrapolation and before the inclusion check. Parent is nil and Move nil
+// for the initial state. Locs, Vars and Zone are scratch: copy to keep.
+type Visit struct {
+	Parent *Node
+	Move   Move
+	Locs   []int32
+	Vars   []int32
+	Zone   dbm.DBM // exact: not extrapolated
+}
+
+// Visitor is called for the initial state and for every successor; it
+// returns true to stop the search.
+type Visitor func(v *Visit) (stop bool)
+
+// Search explores the zone graph of sys from its initial state, calling
+// visit on every symbolic state computed.
+func Search(sys *System, opts Options, visit Visitor) Result {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
+	res := Result{Extrapolation: opts.Extrapolation.Describe()}
+	st := NewStepper(sys)
+	xp := newExtrapolator(sys, opts.Extrapolation)
+	passed := newPassedList(sys.Dim)
+	wait := &waitingList{order: opts.Order}
+	mem := newMemSampler()
+
+	locs := make([]int32, sys.NProcs)
+	vars := make([]int32, sys.NVars)
+	dlocs := make([]int32, sys.NProcs)
+	dvars := make([]int32, sys.NVars)
+	exact := dbm.New(sys.Dim)
+	work := dbm.New(sys.Dim)
+	var key []byte
+	v := &Visit{}
+
+	finish := func(r StopReason) Result {
+		res.Reason = r
+		res.Stored = passed.stored
+		res.Covered = passed.cover
+		res.Elapsed = now().Sub(start)
+		res.PeakMemory = mem.sample()
+		return res
+	}
+
+	// store extrapolates (l, v, exact) and inserts the result; it reports
+	// whether the state limit was hit.
+	store := func(parent *Node, m Move, l, vv []int32, z dbm.DBM) bool {
+		work.CopyFrom(z)
+		key = sys.appendKey(key[:0], l, vv)
+		parts, split := xp.apply(work, l)
+		if !split {
+			if n := passed.insert(key, work, parent, m); n != nil {
+				wait.push(n)
+			}
+		} else {
+			for _, p := range parts {
+				if n := passed.insert(key, p, parent, m); n != nil {
+					wait.push(n)
+				}
+			}
+		}
+		return opts.Limits.MaxStates > 0 && passed.stored >= opts.Limits.MaxStates
+	}
+
+	ok, err := st.Initial(locs, vars, exact)
+	if err != nil {
+		res.Err = err.(*ModelError)
+		return finish(Failed)
+	}
+	if !ok {
+		return finish(Completed)
+	}
+	*v = Visit{Locs: locs, Vars: vars, Zone: exact}
+	if visit(v) {
+		return finish(Stopped)
+	}
+	if store(nil, nil, locs, vars, exact) {
+		return finish(LimitStates)
+	}
+
+	progressEvery := opts.ProgressEvery
+	if progressEvery == 0 {
+		progressEvery = time.Second
+	}
+	lastProgress := start
+	var stopReason StopReason = Completed
+	stopped := false
+	var node *Node
+
+	succ := func(m Move) bool {
+		ok, err := st.Post(locs, vars, node.Zone(sys.Dim), m, dlocs, dvars, exact)
+		if err != nil {
+			res.Err = err.(*ModelError)
+			res.ErrNode = node
+			stopReason, stopped = Failed, true
+			return false
+		}
+		if !ok {
+			return true
+		}
+		res.Transitions++
+		*v = Visit{Parent: node, Move: m, Locs: dlocs, Vars: dvars, Zone: exact}
+		if visit(v) {
+			stopReason, stopped = Stopped, true
+			return false
+		}
+		if store(node, m, dlocs, dvars, exact) {
+			stopReason, stopped = LimitStates, true
+			return false
+		}
+		return true
+	}
+
+	for {
+		node = wait.pop()
+		if node == nil {
+			break
+		}
+		sys.Decode(node, locs, vars)
+		res.Explored++
+		if err := st.Moves(locs, vars, succ); err != nil {
+			res.Err = err.(*ModelError)
+			res.ErrNode = node
+			return finish(Failed)
+		}
+		if stopped {
+			return finish(stopReason)
+		}
+		if res.Explored&255 == 0 {
+			t := now()
+			if opts.Limits.Timeout > 0 && t.Sub(start) >= opts.Limits.Timeout {
+				return finish(LimitTime)
+			}
+			if res.Explored&4095 == 0 || opts.Limits.MaxMemory > 0 {
+				m := mem.sample()
+				if opts.Limits.MaxMemory > 0 && m >= opts.Limits.MaxMemory {
+					return finish(LimitMemory)
+				}
+			}
+			if opts.Progress != nil && t.Sub(lastProgress) >= progressEvery {
+				lastProgress = t
+				s := res.Stats
+				s.Stored, s.Covered = passed.stored, passed.cover
+				s.Elapsed = t.Sub(start)
+				s.PeakMemory = mem.peak
+				opts.Progress(s)
+			}
+		}
+	}
+	return finish(Completed)
+}
+
+// memSampler tracks the peak of live heap memory.
+type memSampler struct {
+	s    []metrics.Sample
+	peak uint64
+}
+
+func newMemSampler() *memSampler {
+	m := &memSampler{s: []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}}
+	m.sample()
+	return m
+}
+
+func (m *memSampler) sample() uint64 {
+	metrics.Read(m.s)
+	if m.s[0].Value.Kind() == metrics.KindUint64 {
+		if v := m.s[0].Value.Uint64(); v > m.peak {
+			m.peak = v
+		}
+	}
+	return m.peak
+}

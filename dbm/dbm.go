@@ -139,7 +139,7 @@ func (d DBM) markEmpty() { d.M[0] = LTZero }
 // Close computes the canonical (shortest-path) form of d with the
 // Floyd–Warshall algorithm in O(Dim³), stopping as soon as a negative cycle
 // shows that the zone is empty. Bengtsson & Yi, "Timed automata: semantics,
-// algorithms and tools", 2004, Sect. 4.1; Rokicki's thesis for the early
+// algorithms and tools", 2004 (DBM algorithms); Rokicki's thesis for the early
 // emptiness test.
 //
 // Precondition: d.M entries are valid bounds (checked in debug builds).
@@ -192,7 +192,7 @@ func (d DBM) Close() bool {
 
 // Constrain intersects d with the constraint x_i − x_j ≺ b and restores
 // closure incrementally in O(Dim²): for all k, l, c_kl = min(c_kl,
-// c_ki + b + c_jl). Bengtsson & Yi 2004, Sect. 4.1 (and UDBM dbm_closeij).
+// c_ki + b + c_jl). Bengtsson & Yi 2004 (and UDBM dbm_closeij).
 //
 // Precondition: d is closed and non-empty (checked in debug builds);
 // 0 ≤ i, j < d.Dim (checked by the slice index only).
@@ -276,7 +276,6 @@ func (d DBM) Intersect(o DBM) bool {
 
 // Up applies the delay (future) operator: d becomes {v + δ | v ∈ d, δ ≥ 0}.
 // It removes the upper bounds x_i − 0 of every clock. Bengtsson & Yi 2004,
-// Sect. 4.2.
 //
 // Precondition: d is closed and non-empty (checked in debug builds).
 // Postcondition: d is closed (checked in debug builds).
@@ -294,7 +293,6 @@ func (d DBM) Up() {
 // Down applies the past operator: d becomes {v − δ | v ∈ d, δ ≥ 0, v − δ ≥
 // 0}. The lower bound of x_j becomes the weakest that keeps every
 // difference and x_i ≥ 0: c_0j = min(≤0, min_i c_ij). Bengtsson & Yi 2004,
-// Sect. 4.2.
 //
 // Precondition: d is closed and non-empty (checked in debug builds).
 // Postcondition: d is closed (checked in debug builds).
@@ -316,7 +314,7 @@ func (d DBM) Down() {
 }
 
 // Reset assigns x := v: d becomes {v'[x := v] | v' ∈ d}. Bengtsson & Yi
-// 2004, Sect. 4.2.
+// 2004.
 //
 // Precondition: d is closed and non-empty (checked in debug builds);
 // 1 ≤ x < d.Dim and 0 ≤ v ≤ MaxConst (checked).
@@ -343,7 +341,7 @@ func (d DBM) Reset(x int, v int32) {
 }
 
 // Free removes every constraint on clock x except x ≥ 0: d becomes
-// {v'[x := t] | v' ∈ d, t ≥ 0}. Bengtsson & Yi 2004, Sect. 4.2.
+// {v'[x := t] | v' ∈ d, t ≥ 0}. Bengtsson & Yi 2004.
 //
 // Precondition: d is closed and non-empty (checked in debug builds);
 // 1 ≤ x < d.Dim (checked).

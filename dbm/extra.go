@@ -9,8 +9,8 @@ const NoBound int32 = -(1 << 30)
 
 // The four extrapolations below follow Behrmann, Bouyer, Larsen, Pelánek,
 // "Lower and upper bounds in zone-based abstractions of timed automata",
-// STTT 8(3), 2006, Sect. 4 (Extra_M, Extra_M^+) and Sect. 5 (Extra_LU,
-// Extra_LU^+). Each is defined entry by entry on a closed DBM (c_ij ≺_ij),
+// STTT 8(3), 2006, which defines Extra_M, Extra_M^+, Extra_LU and
+// Extra_LU^+. Each is defined entry by entry on a closed DBM (c_ij ≺_ij),
 // with M, L, U the clock bound arrays indexed by clock and M(x_0) = L(x_0) =
 // U(x_0) = 0. "c > K" compares the constant of the bound with K. The
 // conditions read the original entries, so row 0 (which the "+" variants
@@ -38,7 +38,7 @@ func lowerRepl(i int, k int32) Bound {
 }
 
 // ExtraM applies the classical maximal-bounds extrapolation Extra_M
-// (STTT 2006, Sect. 4; Bengtsson & Yi 2004, Sect. 4.3 "normalisation"):
+// (STTT 2006; the "normalisation" of Bengtsson & Yi 2004):
 //
 //	c'_ij = < ∞     if c_ij > M(x_i)
 //	        < −M(x_j) if −c_ij > M(x_j)
@@ -86,7 +86,7 @@ func (d DBM) ExtraM(max []int32) {
 	d.finishExtra("ExtraM", changed)
 }
 
-// ExtraMPlus applies Extra_M^+ (STTT 2006, Sect. 4), coarser than Extra_M
+// ExtraMPlus applies Extra_M^+ (STTT 2006), coarser than Extra_M
 // and still preserving reachability for bounds M:
 //
 //	c'_ij = < ∞     if c_ij > M(x_i)
@@ -131,7 +131,7 @@ func (d DBM) ExtraMPlus(max []int32) {
 	d.finishExtra("ExtraMPlus", changed)
 }
 
-// ExtraLU applies Extra_LU (STTT 2006, Sect. 5) with lower bounds l and
+// ExtraLU applies Extra_LU (STTT 2006) with lower bounds l and
 // upper bounds u (L(x): largest constant in a constraint x > c or x ≥ c;
 // U(x): largest in x < c or x ≤ c):
 //
@@ -179,7 +179,7 @@ func (d DBM) ExtraLU(l, u []int32) {
 	d.finishExtra("ExtraLU", changed)
 }
 
-// ExtraLUPlus applies Extra_LU^+ (STTT 2006, Sect. 5), the coarsest of the
+// ExtraLUPlus applies Extra_LU^+ (STTT 2006), the coarsest of the
 // four and tcheck's default for reachability:
 //
 //	c'_ij = < ∞     if c_ij > L(x_i)
@@ -254,8 +254,8 @@ func (d DBM) checkExtra(op string, l, u []int32) {
 // constraints diags (x_I − x_J ≺ B with I, J ≥ 1), where plain Extra_M is
 // unsound because it may change the truth of a diagonal constraint. It
 // follows the zone-splitting normalisation of Bengtsson & Yi, "Timed
-// automata: semantics, algorithms and tools", 2004, Sect. 4.4 (Algorithm
-// 4): d is split along each diagonal constraint that cuts it, so that every
+// automata: semantics, algorithms and tools", 2004 (and Bengtsson's
+// thesis, 2002): d is split along each diagonal constraint that cuts it, so that every
 // part lies entirely inside or entirely outside each constraint; each part
 // is extrapolated with Extra_M and then intersected again with the
 // constraints it satisfied and with the negations of those it violated.

@@ -28,7 +28,7 @@ func maxBounds(l, u []int32) []int32 {
 }
 
 // refExtra is a direct transcription of the definitions of STTT 2006
-// (Sect. 4 and 5), kept deliberately naive: it reads a copy of the
+// (Extra_M^(+), Extra_LU^(+)), kept deliberately naive: it reads a copy of the
 // original matrix, writes a fresh one, and closes it. Extra_M and Extra_M^+
 // are Extra_LU and Extra_LU^+ with L = U = M by definition.
 func refExtra(z DBM, l, u []int32, plus bool) DBM {
@@ -136,7 +136,7 @@ func TestExtraMatchesPaperDefinitions(t *testing.T) {
 	}
 }
 
-// TestExtraInclusionLaws checks the inclusions of STTT 2006 (Sect. 5) on
+// TestExtraInclusionLaws checks the inclusions of STTT 2006 on
 // random zones and bounds, with M = max(L, U):
 //
 //	Z ⊆ Extra_M(Z) ⊆ Extra_M^+(Z) ⊆ Extra_LU^+(Z)
@@ -198,7 +198,7 @@ func TestExtraInclusionLaws(t *testing.T) {
 
 // TestExtraAddsOnlyLUSimulatedPoints: every sampled valuation v of an
 // extrapolated zone is LU-simulated by some valuation of Z (v ≼_LU v' with
-// v' ∈ Z), i.e. Extra(Z) ⊆ a_≼LU(Z) (STTT 2006, Theorem on Extra_LU^+; for
+// v' ∈ Z), i.e. Extra(Z) ⊆ a_≼LU(Z) (STTT 2006, the soundness of Extra_LU^+; for
 // the M variants with L = U = M). The simulating set of v is a zone (an
 // interval per clock), so "some v' ∈ Z" is an exact emptiness test on the
 // zone scaled by v's denominator.
@@ -376,7 +376,7 @@ func TestExtrapolationSTTT06Example(t *testing.T) {
 }
 
 // TestExtraMClassicNormalisation: the textbook example of normalisation
-// (Bengtsson & Yi 2004, Sect. 4.3): after x := 0 and delays, x − y bounds
+// (Bengtsson & Yi 2004): after x := 0 and delays, x − y bounds
 // beyond the maximal constant are forgotten, making the zone graph finite.
 func TestExtraMClassicNormalisation(t *testing.T) {
 	// x ≥ 5 ∧ y − x == 3, maximal constant 2 for both clocks.

@@ -229,9 +229,10 @@ func (f *Federation) SubtractFed(o Federation) {
 // disjoint union over l of d ∧ c_1 ∧ … ∧ c_{l−1} ∧ ¬c_l. A constraint that
 // the remaining part d ∧ c_1 ∧ … ∧ c_{l−1} already implies adds no piece,
 // so every piece is non-empty and there are at most k of them. If d and o
-// are disjoint the result is d itself, unsplit. (The standard DBM
-// subtraction; see UDBM's federations and David, Behrmann, Larsen, Yi,
-// "A tool architecture for the next generation of UPPAAL", 2003.)
+// are disjoint the result is d itself, unsplit. This is the standard DBM
+// subtraction of UDBM's federations; on keeping the number of pieces
+// small see David, Håkansson, Larsen, Pettersson, "Minimal DBM
+// subtraction", NWPT 2004.
 //
 // Precondition: d and o are closed or marked empty (checked in debug
 // builds); same dimension, and out.Dim is that dimension or 0 (checked).

@@ -20,7 +20,7 @@ import (
 // Since no zero cycle is left between representatives, the kept edges are
 // a minimal equivalent set. Larsen, Larsson, Pettersson, Yi, "Efficient verification of
 // real-time systems: compact data structure and state-space reduction",
-// RTSS 1997, Sect. 3.
+// RTSS 1997.
 //
 // Precondition: d is closed and non-empty (checked in debug builds).
 // Postcondition: constraining the zone of all non-negative valuations by the

@@ -502,7 +502,7 @@ func regionOf(t testing.TB, p point, max []int32) DBM {
 
 // luSimulators returns, scaled by p.den, the set of valuations v' that
 // LU-simulate p (p ≼_LU v': for every clock, v'_x = p_x, or L_x < v'_x <
-// p_x, or U_x < p_x < v'_x — STTT 2006, Def. of ≼_LU). Per clock this is
+// p_x, or U_x < p_x < v'_x — STTT 2006, definition of ≼_LU). Per clock this is
 // an interval, so the set is a zone.
 func luSimulators(p point, l, u []int32) DBM {
 	dim := len(p.num)

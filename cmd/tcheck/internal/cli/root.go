@@ -30,6 +30,13 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
+// commands holds the constructors of the subcommands; each command's file
+// registers itself in an init function, so commands are added without
+// touching this file.
+var commands []func(stdout, stderr io.Writer) *cobra.Command
+
+func register(mk func(stdout, stderr io.Writer) *cobra.Command) { commands = append(commands, mk) }
+
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "tcheck",
@@ -40,7 +47,9 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newVerifyCmd(stdout, stderr))
+	for _, mk := range commands {
+		root.AddCommand(mk(stdout, stderr))
+	}
 	return root
 }
 

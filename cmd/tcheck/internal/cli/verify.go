@@ -180,6 +180,8 @@ func selectQueries(m *loadedModel, qs []string) ([]*queries.Query, error) {
 	return out, nil
 }
 
+func init() { register(newVerifyCmd) }
+
 func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
 		sf        searchFlags
@@ -298,19 +300,28 @@ type jsonDoc struct {
 func usageErr(err error) error { return &exitError{code: ExitUsage, err: err} }
 
 // progressPrinter reports long explorations on stderr, starting after two
-// seconds.
+// seconds: a line rewritten in place on a terminal, otherwise one line every
+// ten seconds.
 func progressPrinter(w io.Writer) func([]*queries.Query, zone.Stats) {
+	tty := isTerminal(w)
+	var last time.Duration
 	return func(qs []*queries.Query, s zone.Stats) {
-		if s.Elapsed < 2*time.Second {
+		if s.Elapsed < 2*time.Second || (!tty && s.Elapsed-last < 10*time.Second) {
 			return
 		}
+		last = s.Elapsed
 		name := ""
-		if len(qs) == 1 {
+		if len(qs) == 1 && qs[0].Name != "" {
 			name = qs[0].Name + ": "
 		}
 		rate := float64(s.Explored) / s.Elapsed.Seconds()
-		fmt.Fprintf(w, "\r%sexplored %d, stored %d, %.0f states/s, %s, %s   ", name, s.Explored, s.Stored, rate, s.Elapsed.Round(time.Second), queries.Bytes(s.PeakMemory))
-		progressShown = true
+		msg := fmt.Sprintf("%sexplored %d, stored %d, %.0f states/s, %s, %s", name, s.Explored, s.Stored, rate, s.Elapsed.Round(time.Second), queries.Bytes(s.PeakMemory))
+		if tty {
+			fmt.Fprintf(w, "\r%s\x1b[K", msg)
+			progressShown = true
+		} else {
+			fmt.Fprintln(w, msg)
+		}
 	}
 }
 
@@ -318,7 +329,17 @@ var progressShown bool
 
 func clearProgress(w io.Writer) {
 	if progressShown {
-		fmt.Fprintln(w)
+		fmt.Fprint(w, "\r\x1b[K")
 		progressShown = false
 	}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

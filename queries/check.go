@@ -1,7 +1,6 @@
 package queries
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/tcheck/tcheck/dbm"
@@ -309,7 +308,7 @@ func checkReach(sys *zone.System, qs []*Query, opts Options) []*Result {
 				if res.ErrNode != nil {
 					moves = pathMoves(res.ErrNode, nil)
 				}
-				r.Trace, r.TraceErr = buildTrace(sys, moves, nil)
+				r.Trace, r.TraceErr = buildTraceTarget(sys, moves, nil, errorMoveGuard(sys, moves, res.Err.Move))
 			}
 		case res.Reason == zone.Completed || res.Reason == zone.Stopped:
 			r.Verdict = Violated
@@ -369,4 +368,28 @@ func buildTraceTarget(sys *zone.System, moves []zone.Move, goal *model.Formula, 
 	return t, nil
 }
 
-var errNoState = errors.New("no reachable state satisfies the condition")
+// errorMoveGuard returns a refinement of the last zone of the path to the
+// valuations where the failing move's clock guard holds, so that the trace
+// to a model error ends where the failing move is taken.
+func errorMoveGuard(sys *zone.System, moves []zone.Move, failing zone.Move) func(dbm.DBM) bool {
+	if failing == nil {
+		return nil
+	}
+	t, _, err := symbolicPath(sys, moves)
+	if err != nil {
+		return nil
+	}
+	last := len(t.Locs) - 1
+	dl := make([]int32, sys.NProcs)
+	dv := make([]int32, sys.NVars)
+	// Effect appends the guard before running the (failing) updates.
+	guards, _, _ := zone.NewStepper(sys).Effect(t.Locs[last], t.Vars[last], failing, dl, dv, nil, nil)
+	return func(z dbm.DBM) bool {
+		for _, g := range guards {
+			if !z.Constrain(g.I, g.J, g.B) {
+				return false
+			}
+		}
+		return true
+	}
+}

@@ -226,15 +226,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			if !noProgess {
 				clearProgress(stderr)
 			}
-			code := ExitOK
-			for _, r := range results {
-				if !r.Matches() {
-					code = ExitViolated
-				}
-				if !r.Query.Expect.Given && r.Verdict == queries.Violated {
-					code = ExitViolated
-				}
-			}
+			code := verdictCode(results)
 			if asJSON {
 				doc := jsonDoc{Tool: "tcheck", Version: Version, Model: jsonModel{Name: m.net.Name, File: m.file.Path}, ExitCode: code}
 				for _, p := range m.net.Params {
@@ -276,6 +268,22 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 	fl.BoolVar(&stats, "stats", false, "print exploration statistics")
 	fl.BoolVar(&noProgess, "no-progress", false, "do not print progress on stderr")
 	return cmd
+}
+
+// verdictCode maps results to the exit code: 2 when the model raised a
+// runtime error, 1 when a result misses its expectation (or, without one, is
+// not satisfied), else 0.
+func verdictCode(results []*queries.Result) int {
+	code := ExitOK
+	for _, r := range results {
+		if r.Verdict == queries.Error {
+			return ExitUsage
+		}
+		if !r.Matches() || (!r.Query.Expect.Given && r.Verdict == queries.Violated) {
+			code = ExitViolated
+		}
+	}
+	return code
 }
 
 type jsonParam struct {

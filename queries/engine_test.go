@@ -1,0 +1,154 @@
+package queries
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/syntax"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// checkFormula checks one formula on the model at path with overrides.
+func checkFormula(t *testing.T, path string, overrides map[string]int64, formula string, opts Options) *Result {
+	r, _ := checkFormulaNet(t, path, overrides, formula, opts)
+	return r
+}
+
+func checkFormulaNet(t *testing.T, path string, overrides map[string]int64, formula string, opts Options) (*Result, *model.Network) {
+	t.Helper()
+	_, net := loadModel(t, path, overrides)
+	q, err := Compile(net, model.NewText(formula, model.Pos{File: "test", Line: 1, Col: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Check(zone.NewSystem(net), []*Query{q}, opts)[0], net
+}
+
+// TestFischerMutualExclusion checks Fischer's protocol for N = 2..6: mutual
+// exclusion holds when the waiting delay w is at least the setting delay k,
+// and fails otherwise, with a counterexample that replays.
+func TestFischerMutualExclusion(t *testing.T) {
+	const mutex = "A[] forall (i : id_t) forall (j : id_t) P(i).cs && P(j).cs imply i == j"
+	for n := int64(2); n <= 6; n++ {
+		for _, tc := range []struct {
+			k, w int64
+			want Verdict
+		}{{10, 10, Satisfied}, {10, 11, Satisfied}, {10, 9, Violated}, {2, 1, Violated}, {1, 1, Satisfied}} {
+			t.Run(fmt.Sprintf("N=%d/k=%d/w=%d", n, tc.k, tc.w), func(t *testing.T) {
+				r, net := checkFormulaNet(t, "../testdata/fischer.yaml", map[string]int64{"N": n, "k": tc.k, "w": tc.w}, mutex, Options{})
+				if r.Verdict != tc.want {
+					t.Fatalf("got %v, want %v", r.Verdict, tc.want)
+				}
+				if tc.want == Violated {
+					if r.Trace == nil || r.TraceErr != nil {
+						t.Fatalf("no replayed counterexample: %v", r.TraceErr)
+					}
+					last := r.Trace.Locs[len(r.Trace.Locs)-1]
+					inCS := 0
+					for p, l := range last {
+						if net.Procs[p].Locations[l].Name == "cs" {
+							inCS++
+						}
+					}
+					if inCS < 2 {
+						t.Fatalf("counterexample ends with %d processes in cs", inCS)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestFischerStateCounts pins the number of stored zones to TChecker 0.8's
+// (tck-reach -a covreach -s bfs on examples/fischer.sh N 10), which uses
+// the same abstraction (Extra_LU+ with local bounds) and inclusion.
+func TestFischerStateCounts(t *testing.T) {
+	for _, tc := range []struct {
+		n      int64
+		stored int64
+	}{{4, 220}, {6, 2378}} {
+		r := checkFormula(t, "../testdata/fischer.yaml", map[string]int64{"N": tc.n}, "A[] forall (i : id_t) forall (j : id_t) P(i).cs && P(j).cs imply i == j", Options{})
+		if r.Stats.Stored != tc.stored {
+			t.Errorf("N=%d: stored %d, want %d", tc.n, r.Stats.Stored, tc.stored)
+		}
+	}
+}
+
+// TestCSMACD checks CSMA/CD (TChecker's examples/csmacd.sh) for N = 2..4:
+// collisions are reachable and two stations can start at once.
+func TestCSMACD(t *testing.T) {
+	for n := int64(2); n <= 4; n++ {
+		t.Run(fmt.Sprintf("N=%d", n), func(t *testing.T) {
+			checkFile(t, "../testdata/csmacd.yaml", map[string]int64{"N": n}, Options{})
+		})
+	}
+}
+
+// TestDeadlockVariants checks the deadlock predicate on a plain deadlock
+// (no edge out of b, time diverges), a time-lock (the invariant of c
+// expires before its guard opens) and a live loop.
+func TestDeadlockVariants(t *testing.T) {
+	for _, tc := range []struct {
+		variant int64
+		formula string
+		want    Verdict
+	}{
+		{0, "A[] !deadlock", Satisfied},
+		{1, "A[] !deadlock", Violated},
+		{1, "E<> deadlock && P.b", Satisfied},
+		{2, "E<> deadlock && P.c", Satisfied},
+		{2, "E<> deadlock && P.c && x < 5", Satisfied},
+		{2, "E<> P.b", Violated},
+		{0, "E<> deadlock", Violated},
+		{1, "E<> deadlock && P.start", Violated},
+	} {
+		t.Run(fmt.Sprintf("variant=%d/%s", tc.variant, tc.formula), func(t *testing.T) {
+			for _, k := range []zone.ExtraKind{zone.ExtraLUPlus, zone.ExtraM, zone.ExtraNone} {
+				r := checkFormula(t, "testdata/semantics/deadlock.yaml", map[string]int64{"variant": tc.variant}, tc.formula, Options{Extrapolation: k})
+				if r.Verdict != tc.want {
+					t.Fatalf("%v: got %v, want %v", k, r.Verdict, tc.want)
+				}
+				if (tc.want == Violated && r.Query.Kind == syntax.QueryAG) || (tc.want == Satisfied && r.Query.Kind == syntax.QueryEF) {
+					if r.Trace == nil {
+						t.Fatalf("%v: no replayed trace: %v", k, r.TraceErr)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestRangeViolationIsAnError checks that assigning a value outside a
+// variable's range during exploration is reported as a model error with
+// the trace that reaches it, not wrapped or ignored.
+func TestRangeViolationIsAnError(t *testing.T) {
+	r := checkFormula(t, "testdata/errors/range.yaml", nil, "A[] n <= 3", Options{})
+	if r.Verdict != Error || r.Err == nil {
+		t.Fatalf("got %v (%v), want a model error", r.Verdict, r.Err)
+	}
+	if r.Trace == nil {
+		t.Fatalf("no trace to the error: %v", r.TraceErr)
+	}
+	last := r.Trace.Vars[len(r.Trace.Vars)-1]
+	if last[0] != 3 {
+		t.Fatalf("trace ends with n = %d, want 3", last[0])
+	}
+	if want := "testdata/errors/range.yaml:12:"; len(r.Err.Error()) < len(want) || r.Err.Error()[:len(want)] != want {
+		t.Fatalf("error %q does not point at the update", r.Err)
+	}
+}
+
+// TestLimitsGiveUnknown checks that a state limit ends the search with the
+// verdict unknown and the statistics so far.
+func TestLimitsGiveUnknown(t *testing.T) {
+	opts := Options{}
+	opts.Limits.MaxStates = 50
+	r := checkFormula(t, "../testdata/fischer.yaml", map[string]int64{"N": 5}, "A[] forall (i : id_t) forall (j : id_t) P(i).cs && P(j).cs imply i == j", opts)
+	if r.Verdict != Unknown || r.Reason != zone.LimitStates {
+		t.Fatalf("got %v (%v), want unknown at the state limit", r.Verdict, r.Reason)
+	}
+	if r.Stats.Stored < 50 || r.Stats.Explored == 0 {
+		t.Fatalf("stats %+v", r.Stats)
+	}
+}

@@ -1,0 +1,76 @@
+package zone_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/zone"
+)
+
+func compile(tb testing.TB, path string, overrides map[string]int64) *model.Network {
+	tb.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f, err := model.Parse(path, src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	net, err := f.Compile(overrides)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return net
+}
+
+// exploreAll explores the whole zone graph and returns the statistics.
+func exploreAll(tb testing.TB, net *model.Network, x zone.Extrapolation) zone.Result {
+	res := zone.Search(zone.NewSystem(net), zone.Options{Extrapolation: x}, func(*zone.Visit) bool { return false })
+	if res.Reason != zone.Completed {
+		tb.Fatalf("search ended: %v (%v)", res.Reason, res.Err)
+	}
+	return res
+}
+
+// BenchmarkFischer explores the full zone graph of Fischer's protocol
+// (testdata/fischer.yaml, TChecker's examples/fischer.sh N 10) with
+// Extra_LU+ and local bounds, as for an unreachable property. Reference,
+// TChecker 0.8 (tck-reach -a covreach -s bfs) on this machine kind: N=8
+// 25,080 zones in 1.9 s, N=9 81,035 in 8.3 s, N=10 260,998 in 45 s.
+//
+//	go test -run XXX -bench Fischer -benchtime 1x ./zone/
+func BenchmarkFischer(b *testing.B) {
+	for n := int64(4); n <= 10; n++ {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			net := compile(b, "../testdata/fischer.yaml", map[string]int64{"N": n})
+			var res zone.Result
+			for b.Loop() {
+				res = exploreAll(b, net, zone.Extrapolation{Local: true})
+			}
+			b.ReportMetric(float64(res.Stored), "stored")
+			b.ReportMetric(float64(res.PeakMemory)/(1<<20), "peakMiB")
+		})
+	}
+}
+
+// BenchmarkCSMACD explores the full zone graph of CSMA/CD
+// (testdata/csmacd.yaml, TChecker's examples/csmacd.sh N 808 26).
+// Reference, TChecker 0.8: N=8 20,738 zones in 0.8 s, N=10 144,898 in 10 s.
+//
+//	go test -run XXX -bench CSMACD -benchtime 1x ./zone/
+func BenchmarkCSMACD(b *testing.B) {
+	for n := int64(4); n <= 10; n++ {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			net := compile(b, "../testdata/csmacd.yaml", map[string]int64{"N": n})
+			var res zone.Result
+			for b.Loop() {
+				res = exploreAll(b, net, zone.Extrapolation{Local: true})
+			}
+			b.ReportMetric(float64(res.Stored), "stored")
+			b.ReportMetric(float64(res.PeakMemory)/(1<<20), "peakMiB")
+		})
+	}
+}

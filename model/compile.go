@@ -60,6 +60,7 @@ type compiler struct {
 	st     *netState
 	text   Text // the snippet being compiled, for positions
 	nedges int
+	work   int // quantifier bodies compiled (bounded by maxWork)
 	// resetsOf maps {process, edge} to the clocks its update resets.
 	resetsOf map[[2]int][]int
 }
@@ -111,6 +112,13 @@ func (f *File) Compile(overrides map[string]int64) (*Network, error) {
 	}
 	if err := c.system(tmpls); err != nil {
 		return nil, err
+	}
+	nloc := 0
+	for _, p := range n.Procs {
+		nloc += len(p.Locations)
+	}
+	if nloc*len(n.Clocks) > maxBoundCells {
+		return nil, errorf(Pos{File: f.Path, Line: 1, Col: 1}, "model too large: %d locations × %d clocks", nloc, len(n.Clocks))
 	}
 	c.clockBounds()
 	return n, nil
@@ -413,8 +421,8 @@ func (c *compiler) varDecl(sc *scope, d *syntax.VarDecl, own *owner) error {
 				for _, nm := range names {
 					c.net.Clocks = append(c.net.Clocks, Clock{Name: nm, Proc: proc})
 				}
-				if len(c.net.Clocks) > maxSlots {
-					return c.errAt(dn.Pos, "too many clocks")
+				if len(c.net.Clocks) > maxClocks {
+					return c.errAt(dn.Pos, "too many clocks (at most %d)", maxClocks)
 				}
 			} else {
 				sym.kind, sym.off = symChan, len(c.net.Chans)

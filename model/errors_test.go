@@ -18,7 +18,9 @@ type dataCase struct {
 	name, text string
 }
 
-func readCases(t *testing.T, path string) []dataCase {
+func readCases(t *testing.T, path string) []dataCase { return readCasesFile(t, path) }
+
+func readCasesFile(t testing.TB, path string) []dataCase {
 	t.Helper()
 	var cases []dataCase
 	for _, line := range strings.SplitAfter(string(readFile(t, path)), "\n") {

@@ -942,6 +942,9 @@ func (c *compiler) quant(cx *ctx, x *syntax.QuantExpr) (*cexpr, error) {
 	var parts []*cexpr
 	effects := false
 	for v := lo; v <= hi; v++ {
+		if c.work++; c.work > maxWork {
+			return nil, c.errAt(x.Pos, "too many quantifier expansions (at most %d)", maxWork)
+		}
 		sc := newScope(cx.sc)
 		sc.syms[x.Var] = &symbol{name: x.Var, kind: symConst, t: t.withConst(true), vals: []int64{v}}
 		b, err := c.data(&ctx{sc: sc, query: cx.query}, x.Body)

@@ -159,6 +159,9 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 		}
 		var parts []*Formula
 		for v := lo; v <= hi; v++ {
+			if c.work++; c.work > maxWork {
+				return nil, c.errAt(y.Pos, "too many quantifier expansions (at most %d)", maxWork)
+			}
 			sc := newScope(cx.sc)
 			sc.syms[y.Var] = &symbol{name: y.Var, kind: symConst, t: t.withConst(true), vals: []int64{v}}
 			b, err := fc.formula(&ctx{sc: sc, query: fc}, y.Body)

@@ -15,10 +15,13 @@ const (
 // Limits that keep a hostile or mistaken model from exhausting memory while
 // it is compiled (the fuzzer finds these quickly).
 const (
-	maxSlots     = 1 << 20 // variable slots, clocks or channels in total
-	maxProcesses = 1 << 12
-	maxEdges     = 1 << 20 // compiled edges in total (after select expansion)
-	maxRangeEnum = 1 << 16 // values a select, quantifier or free parameter may range over
+	maxSlots      = 1 << 20 // variable slots, clocks or channels in total
+	maxProcesses  = 1 << 12
+	maxEdges      = 1 << 18 // compiled edges in total (after select expansion)
+	maxRangeEnum  = 1 << 16 // values a select, quantifier or free parameter may range over
+	maxClocks     = 1 << 12 // clocks (a DBM has (clocks+1)² entries)
+	maxWork       = 1 << 20 // quantifier bodies compiled for one model or formula
+	maxBoundCells = 1 << 24 // locations × clocks in the per-location bound arrays
 )
 
 type kind uint8

@@ -491,8 +491,14 @@ func (l *yamlLoader) query(name string, k, v *yaml.Node) (*FileQuery, error) {
 	if v.Kind == yaml.ScalarNode {
 		// Shorthand: `name: formula`.
 		t, err := l.text(v, "query "+name)
+		if err != nil {
+			return nil, err
+		}
+		if t.IsEmpty() {
+			return nil, errorf(q.Pos, "query %s has no formula", name)
+		}
 		q.Formula = t
-		return q, err
+		return q, nil
 	}
 	hasFormula := false
 	err := l.mapping(v, "query "+name, queryKeys, func(key string, k, v *yaml.Node) error {

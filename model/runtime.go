@@ -21,9 +21,13 @@ func (n *Network) NewEnv() *Env {
 	for i, p := range n.Procs {
 		e.Locs[i] = int32(p.Initial)
 	}
+	// Without recursion a chain of calls holds each function's frame at
+	// most twice (once more when a call appears in the arguments of a call
+	// of the same function), so twice the sum of all frames suffices; push
+	// grows the stack (once) should a model prove this wrong.
 	size := 64
 	if st != nil {
-		size += st.frameSize
+		size += 2 * st.frameTotal
 	}
 	e.frame = make([]int32, size)
 	return e

@@ -140,7 +140,7 @@ func WriteTrace(w io.Writer, net *model.Network, t *Trace, indent string) {
 
 // StatsLine formats the deterministic counters of a search.
 func StatsLine(s zone.Stats) string {
-	return fmt.Sprintf("explored %d, stored %d, covered %d, transitions %d", s.Explored, s.Stored, s.Covered, s.Transitions)
+	return fmt.Sprintf("explored %d, stored %d (%d discrete), covered %d, transitions %d", s.Explored, s.Stored, s.Discrete, s.Covered, s.Transitions)
 }
 
 // ResourceLine formats the volatile part of the statistics.

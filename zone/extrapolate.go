@@ -88,6 +88,9 @@ type extrapolator struct {
 	m     []int32
 	diags []dbm.Constraint
 	fed   dbm.Federation
+	// relevant[c] lists the processes with a location that bounds clock c;
+	// the others contribute nothing to c's local bound.
+	relevant [][]int32
 }
 
 func newExtrapolator(sys *System, cfg Extrapolation) *extrapolator {
@@ -104,6 +107,17 @@ func newExtrapolator(sys *System, cfg Extrapolation) *extrapolator {
 			b = dbm.LT(c.Const)
 		}
 		x.diags = append(x.diags, dbm.Constraint{I: c.I, J: c.J, B: b})
+	}
+	x.relevant = make([][]int32, sys.Dim)
+	for c := range x.relevant {
+		for p, proc := range sys.Net.Procs {
+			for _, loc := range proc.Locations {
+				if loc.L[c] > model.NoBound || loc.U[c] > model.NoBound {
+					x.relevant[c] = append(x.relevant[c], int32(p))
+					break
+				}
+			}
+		}
 	}
 	if !cfg.Local {
 		x.computeBounds(nil)
@@ -133,8 +147,8 @@ func (x *extrapolator) computeBounds(locs []int32) {
 		if locs == nil {
 			l, u = net.GlobalL[c], net.GlobalU[c]
 		} else {
-			for p, proc := range net.Procs {
-				loc := &proc.Locations[locs[p]]
+			for _, p := range x.relevant[c] {
+				loc := &net.Procs[p].Locations[locs[p]]
 				l = maxBound(l, loc.L[c])
 				u = maxBound(u, loc.U[c])
 			}

@@ -32,6 +32,7 @@ type Options struct {
 type Stats struct {
 	Explored    int64 // states taken from the waiting list and expanded
 	Stored      int64 // states in the passed list at the end
+	Discrete    int64 // distinct discrete parts (locations and variables) stored
 	Covered     int64 // successors dropped as included plus stored states evicted
 	Transitions int64 // non-empty symbolic successors computed
 	Elapsed     time.Duration
@@ -101,23 +102,23 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	dlocs := make([]int32, sys.NProcs)
 	dvars := make([]int32, sys.NVars)
 	exact := dbm.New(sys.Dim)
-	work := dbm.New(sys.Dim)
 	var key []byte
 	v := &Visit{}
 
 	finish := func(r StopReason) Result {
 		res.Reason = r
 		res.Stored = passed.stored
+		res.Discrete = int64(len(passed.m))
 		res.Covered = passed.cover
 		res.Elapsed = now().Sub(start)
 		res.PeakMemory = mem.sample()
 		return res
 	}
 
-	// store extrapolates (l, v, exact) and inserts the result; it reports
-	// whether the state limit was hit.
-	store := func(parent *Node, m Move, l, vv []int32, z dbm.DBM) bool {
-		work.CopyFrom(z)
+	// store extrapolates (l, v, z) and inserts the result; it reports
+	// whether the state limit was hit. z is modified (the visitor has seen
+	// it already).
+	store := func(parent *Node, m Move, l, vv []int32, work dbm.DBM) bool {
 		key = sys.appendKey(key[:0], l, vv)
 		parts, split := xp.apply(work, l)
 		if !split {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -190,6 +191,7 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 		asJSON    bool
 		stats     bool
 		noProgess bool
+		cpuProf   string
 	)
 	cmd := &cobra.Command{
 		Use:   "verify MODEL [-q NAME|FORMULA]...",
@@ -220,7 +222,17 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			if !noProgess {
 				opts.Progress = progressPrinter(stderr)
 			}
-			opts.NoTrace = false
+			if cpuProf != "" {
+				f, err := os.Create(cpuProf)
+				if err != nil {
+					return usageErr(err)
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return usageErr(err)
+				}
+				defer pprof.StopCPUProfile()
+			}
 			sys := zone.NewSystem(m.net)
 			results := queries.Check(sys, qlist, opts)
 			if !noProgess {
@@ -267,6 +279,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 	fl.BoolVar(&asJSON, "json", false, "print the results as one JSON document (schema: docs/verify.schema.json)")
 	fl.BoolVar(&stats, "stats", false, "print exploration statistics")
 	fl.BoolVar(&noProgess, "no-progress", false, "do not print progress on stderr")
+	fl.StringVar(&cpuProf, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	return cmd
 }
 

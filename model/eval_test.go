@@ -409,3 +409,53 @@ templates:
 		t.Errorf("SyncExpr = %d, want 2", got)
 	}
 }
+
+// TestReferenceParameters proves template parameters by reference bind a
+// process to a global variable (element), clock or channel, and that a
+// renaming instantiation keeps the instance's name.
+func TestReferenceParameters(t *testing.T) {
+	n := mustCompile(t, `declarations: |
+  int v[2];
+  clock c1, c2;
+  chan a, b;
+templates:
+  - name: T
+    parameters: int &x, clock &y, chan &ch, const int k
+    locations:
+      - {name: s, initial: true, invariant: y <= 5}
+    edges:
+      - {from: s, to: s, guard: y >= 1, sync: ch!, update: "x = k, y = 0"}
+  - name: O
+    locations:
+      - {name: s, initial: true}
+system: |
+  T0 = T(v[1], c2, b, 7);
+  Obs = O();
+  system T0, Obs;
+`, nil)
+	if got := n.Procs[1].Name; got != "Obs" {
+		t.Errorf("instance name %s, want Obs", got)
+	}
+	e := &n.Procs[0].Edges[0]
+	if n.Chans[e.Sync].Name != "b" {
+		t.Errorf("sync on %s, want b", n.Chans[e.Sync].Name)
+	}
+	if c := e.ClockGuard[0]; c.J != n.ClockIndex("c2") {
+		t.Errorf("guard on clock %d, want c2", c.J)
+	}
+	if c := n.Procs[0].Locations[0].Invariant[0]; c.I != n.ClockIndex("c2") {
+		t.Errorf("invariant on clock %d, want c2", c.I)
+	}
+	env := n.NewEnv()
+	resets := runEdge(t, n, env, 0, 0)
+	if env.Vars[n.VarIndex("v[1]")] != 7 || env.Vars[n.VarIndex("v[0]")] != 0 {
+		t.Errorf("v = %v, want [0 7]", env.Vars)
+	}
+	if len(resets) != 1 || resets[0].Clock != n.ClockIndex("c2") {
+		t.Errorf("resets %v, want c2", resets)
+	}
+	// The reset of the bound clock stops bound propagation like a local one.
+	if l := n.Procs[0].Locations[0]; l.U[n.ClockIndex("c2")] != 5 || l.L[n.ClockIndex("c2")] != 1 {
+		t.Errorf("bounds of c2: L %d U %d", l.L[n.ClockIndex("c2")], l.U[n.ClockIndex("c2")])
+	}
+}

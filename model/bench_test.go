@@ -113,3 +113,51 @@ func TestEvaluationDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentEvaluation proves compiled code and formula compilation can
+// run on several goroutines, each with its own Env (run with -race).
+func TestConcurrentEvaluation(t *testing.T) {
+	f, n, err := Load("../testdata/models/agreement.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	for w := 0; w < 4; w++ {
+		go func() {
+			env := n.NewEnv()
+			for _, p := range n.Procs {
+				for i := range p.Edges {
+					e := &p.Edges[i]
+					env.Err = nil
+					if e.Guard == nil || e.Guard(env) {
+						saved := append([]int32(nil), env.Vars...)
+						env.Resets = env.Resets[:0]
+						if e.Update != nil {
+							e.Update(env)
+						}
+						copy(env.Vars, saved)
+					}
+				}
+			}
+			for _, q := range f.Queries {
+				pq, err := ParseQuery(q.Formula)
+				if err != nil {
+					done <- err
+					return
+				}
+				if pq.Formula != nil {
+					if _, err := n.CompileFormula(pq.Formula, q.Formula); err != nil {
+						done <- err
+						return
+					}
+				}
+			}
+			done <- nil
+		}()
+	}
+	for w := 0; w < 4; w++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

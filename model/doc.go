@@ -52,7 +52,12 @@
 // declared range, an index out of bounds, a division by zero, a loop that
 // does not terminate) sets Env.Err with the position of the offending
 // expression and the value; the store is not performed. The engine checks
-// Env.Err after each call and reports the state with a trace.
+// Env.Err after each call and reports the state with a trace. Compiled code
+// keeps no state outside the Env, so goroutines may evaluate it at the same
+// time, each with its own Env.
+//
+// Compiling query formulas (CompileFormula, CompileTerm) only reads the
+// compiled network and may also run concurrently.
 //
 // # Semantics followed (UPPAAL 4)
 //

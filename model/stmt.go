@@ -314,11 +314,12 @@ func (c *compiler) stmt(sc *scope, sx *stmtCtx, s syntax.Stmt) (func(*Env) ctl, 
 		if err != nil {
 			return nil, err
 		}
-		lo32, hi32, pos := int32(lo), int32(hi), c.posStr(s.Pos)
+		pos := c.posStr(s.Pos)
 		return func(e *Env) ctl {
 			slot := e.fp + off
-			for v := lo32; v <= hi32 && e.step(pos); v++ {
-				e.frame[slot] = v
+			// int64: a range ending at the largest int32 must not wrap.
+			for v := lo; v <= hi && e.step(pos); v++ {
+				e.frame[slot] = int32(v)
 				switch body(e) {
 				case cBreak:
 					return cNext

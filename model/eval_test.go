@@ -459,3 +459,57 @@ system: |
 		t.Errorf("bounds of c2: L %d U %d", l.L[n.ClockIndex("c2")], l.U[n.ClockIndex("c2")])
 	}
 }
+
+// TestCompoundAssignments proves each compound assignment operator, in
+// functions (locals, globals, array elements, references), and the frame
+// stack's growth for an Env not made by NewEnv.
+func TestCompoundAssignments(t *testing.T) {
+	n := mustCompile(t, `declarations: |
+  int g = 5;
+  int arr[2] = {3, 4};
+  int a;
+  void twice(int &r) { r *= 2; }
+  int ops() {
+    int a = 100, r = 0;
+    a += 5; r = r * 2 + (a == 105);
+    a -= 10; r = r * 2 + (a == 95);
+    a *= 2; r = r * 2 + (a == 190);
+    a /= 3; r = r * 2 + (a == 63);
+    a %= 10; r = r * 2 + (a == 3);
+    a <<= 4; r = r * 2 + (a == 48);
+    a >>= 2; r = r * 2 + (a == 12);
+    a &= 10; r = r * 2 + (a == 8);
+    a |= 3; r = r * 2 + (a == 11);
+    a ^= 1; r = r * 2 + (a == 10);
+    return r;
+  }
+  int globals() { g += 1; arr[1] -= 1; twice(arr[0]); twice(g); a := 7; return g * 100 + arr[0] * 10 + arr[1] + a; }
+  int divZero() { int k = 1, z = 0; k /= z; return k; }
+  int depth3(int v) { return v + 1; }
+  int depth2(int v) { return depth3(depth3(v)) + 1; }
+  int depth1(int v) { return depth2(depth2(v)) * 2; }
+templates:
+  - name: P
+    locations:
+      - {name: s, initial: true}
+    edges:
+      - {from: s, to: s, update: "arr[0] = globals()"}
+`, nil)
+	env := n.NewEnv()
+	if got, rerr := eval(t, n, env, "ops()"); rerr != nil || got != 1023 {
+		t.Errorf("ops() = %b, %v; want all ten checks true (1111111111)", got, rerr)
+	}
+	if got, rerr := eval(t, n, env, "divZero()"); rerr == nil || rerr.Msg != "division by zero" {
+		t.Errorf("divZero() = %d, %v", got, rerr)
+	}
+	runEdge(t, n, env, 0, 0)
+	// g: 5+1 = 6, doubled 12; arr = {6, 3}; a = 7: 1200 + 60 + 3 + 7.
+	if got := env.Vars[n.VarIndex("arr[0]")]; got != 1270 || env.Err != nil {
+		t.Errorf("arr[0] = %d (%v), want 1270", got, env.Err)
+	}
+	// An Env without a preallocated stack grows it.
+	bare := &Env{Vars: n.InitialVars(), Locs: make([]int32, len(n.Procs))}
+	if got, rerr := eval(t, n, bare, "depth1(1)"); rerr != nil || got != 14 {
+		t.Errorf("depth1(1) = %d, %v; want 14", got, rerr)
+	}
+}

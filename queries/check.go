@@ -228,17 +228,19 @@ type witness struct {
 	moves []zone.Move
 }
 
-func pathMoves(parent *zone.Node, m zone.Move) []zone.Move {
+// pathMoves returns the moves from the initial state to parent, then m.
+func pathMoves(sys *zone.System, parent *zone.Node, m zone.Move) ([]zone.Move, error) {
 	var moves []zone.Move
 	if parent != nil {
-		for _, n := range parent.Path()[1:] {
-			moves = append(moves, n.Move)
+		var err error
+		if moves, err = sys.PathMoves(parent); err != nil {
+			return nil, err
 		}
 	}
 	if m != nil {
 		moves = append(moves, append(zone.Move(nil), m...))
 	}
-	return moves
+	return moves, nil
 }
 
 // checkReach answers E<> and A[] queries with one exploration.
@@ -281,7 +283,12 @@ func checkReach(sys *zone.System, qs []*Query, opts Options) []*Result {
 				return true
 			}
 			if ok {
-				found[i] = &witness{moves: pathMoves(v.Parent, v.Move)}
+				moves, err := pathMoves(sys, v.Parent, v.Move)
+				if err != nil {
+					checkErr = err
+					return true
+				}
+				found[i] = &witness{moves: moves}
 				open--
 			}
 		}
@@ -304,11 +311,12 @@ func checkReach(sys *zone.System, qs []*Query, opts Options) []*Result {
 		case res.Reason == zone.Failed:
 			r.Verdict, r.Err = Error, res.Err
 			if !opts.NoTrace {
-				var moves []zone.Move
-				if res.ErrNode != nil {
-					moves = pathMoves(res.ErrNode, nil)
+				moves, err := pathMoves(sys, res.ErrNode, nil)
+				if err != nil {
+					r.TraceErr = err
+				} else {
+					r.Trace, r.TraceErr = buildTraceTarget(sys, moves, nil, errorMoveGuard(sys, moves, res.Err.Move))
 				}
-				r.Trace, r.TraceErr = buildTraceTarget(sys, moves, nil, errorMoveGuard(sys, moves, res.Err.Move))
 			}
 		case res.Reason == zone.Completed || res.Reason == zone.Stopped:
 			r.Verdict = Violated

@@ -20,7 +20,10 @@ type supAcc struct {
 	// realInf: a state was seen where the clock grows without bound for
 	// real (see checkSup).
 	realInf bool
-	moves   []zone.Move
+	// parent and move lead to the best state; the path is recovered once
+	// at the end (System.PathMoves), not at every improvement.
+	parent *zone.Node
+	move   zone.Move
 }
 
 // checkSup answers sup{φ}: e1, ... / inf{φ}: ... by exploring the zone
@@ -93,7 +96,10 @@ func checkSup(sys *zone.System, q *Query, opts Options) *Result {
 				if !improved[i] {
 					continue
 				}
-				a.moves = pathMoves(v.Parent, v.Move)
+				a.parent, a.move = v.Parent, nil
+				if v.Move != nil {
+					a.move = append(zone.Move(nil), v.Move...)
+				}
 				if a.term.Clock > 0 && a.sup && a.bound == dbm.LTInf && !condHasClocks {
 					// The clock is unbounded here. It is for real when time
 					// can pass forever: delay allowed and no invariant bounds
@@ -158,7 +164,12 @@ func checkSup(sys *zone.System, q *Query, opts Options) *Result {
 				if !a.seen {
 					continue
 				}
-				r.Trace, r.TraceErr = buildTraceTarget(sys, a.moves, cond, a.refiner(r.Values[i]))
+				moves, err := pathMoves(sys, a.parent, a.move)
+				if err != nil {
+					r.TraceErr = err
+				} else {
+					r.Trace, r.TraceErr = buildTraceTarget(sys, moves, cond, a.refiner(r.Values[i]))
+				}
 				break
 			}
 		}

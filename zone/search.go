@@ -118,16 +118,16 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	// store extrapolates (l, v, z) and inserts the result; it reports
 	// whether the state limit was hit. z is modified (the visitor has seen
 	// it already).
-	store := func(parent *Node, m Move, l, vv []int32, work dbm.DBM) bool {
+	store := func(parent *Node, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
 		key = sys.appendKey(key[:0], l, vv)
 		parts, split := xp.apply(work, l)
 		if !split {
-			if n := passed.insert(key, work, parent, m); n != nil {
+			if n := passed.insert(key, work, parent, moveIdx); n != nil {
 				wait.push(n)
 			}
 		} else {
 			for _, p := range parts {
-				if n := passed.insert(key, p, parent, m); n != nil {
+				if n := passed.insert(key, p, parent, moveIdx); n != nil {
 					wait.push(n)
 				}
 			}
@@ -147,7 +147,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	if visit(v) {
 		return finish(Stopped)
 	}
-	if store(nil, nil, locs, vars, exact) {
+	if store(nil, -1, locs, vars, exact) {
 		return finish(LimitStates)
 	}
 
@@ -160,8 +160,12 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	stopped := false
 	var node *Node
 
+	src := dbm.New(sys.Dim)
+	var moveIdx int32
 	succ := func(m Move) bool {
-		ok, err := st.Post(locs, vars, node.Zone(sys.Dim), m, dlocs, dvars, exact)
+		idx := moveIdx
+		moveIdx++
+		ok, err := st.Post(locs, vars, src, m, dlocs, dvars, exact)
 		if err != nil {
 			res.Err = err.(*ModelError)
 			res.ErrNode = node
@@ -177,7 +181,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 			stopReason, stopped = Stopped, true
 			return false
 		}
-		if store(node, m, dlocs, dvars, exact) {
+		if store(node, idx, dlocs, dvars, exact) {
 			stopReason, stopped = LimitStates, true
 			return false
 		}
@@ -190,6 +194,8 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 			break
 		}
 		sys.Decode(node, locs, vars)
+		node.LoadZone(src)
+		moveIdx = 0
 		res.Explored++
 		if err := st.Moves(locs, vars, succ); err != nil {
 			res.Err = err.(*ModelError)

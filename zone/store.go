@@ -1,22 +1,29 @@
 package zone
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/tcheck/tcheck/dbm"
 )
 
 // Node is a stored symbolic state: its packed discrete part, its
 // (extrapolated) zone, and how it was reached.
 type Node struct {
-	key     string
-	zone    []dbm.Bound
-	Parent  *Node
-	Move    Move // the transition from Parent (nil for the initial state)
+	key string
+	// zone holds the bounds as int16 (see narrow), or, when wide is set,
+	// each bound as two int16 halves (low half first).
+	zone   []int16
+	Parent *Node
+	next   *Node // next node with the same key in the passed list
+	// moveIdx is the index of the transition from Parent in the order
+	// Stepper.Moves enumerates Parent's moves (-1 for the initial state):
+	// four bytes instead of the move itself; System.PathMoves recovers it.
+	moveIdx int32
 	Depth   int32
+	wide    bool
 	covered bool
 }
-
-// Zone returns the node's zone (shared; do not modify).
-func (n *Node) Zone(dim int) dbm.DBM { return dbm.DBM{Dim: dim, M: n.zone} }
 
 // Covered reports whether a larger zone stored later evicted this node.
 func (n *Node) Covered() bool { return n.covered }
@@ -33,8 +40,127 @@ func (n *Node) Path() []*Node {
 	return path
 }
 
+// LoadZone copies the node's zone into dst.
+func (n *Node) LoadZone(dst dbm.DBM) {
+	if n.wide {
+		for i := range dst.M {
+			dst.M[i] = wideAt(n.zone, i)
+		}
+		return
+	}
+	for i, b := range n.zone {
+		dst.M[i] = widen(b)
+	}
+}
+
+func wideAt(z []int16, i int) dbm.Bound {
+	return dbm.Bound(uint32(uint16(z[2*i])) | uint32(uint16(z[2*i+1]))<<16)
+}
+
 // Decode unpacks the node's discrete part into locs and vars.
 func (s *System) Decode(n *Node, locs, vars []int32) { s.decodeKey(n.key, locs, vars) }
+
+// PathMoves returns the transitions from the initial state to n, recovered
+// by enumerating each parent's moves in the deterministic order of
+// Stepper.Moves.
+func (s *System) PathMoves(n *Node) ([]Move, error) {
+	path := n.Path()
+	st := NewStepper(s)
+	locs := make([]int32, s.NProcs)
+	vars := make([]int32, s.NVars)
+	var moves []Move
+	for _, x := range path[1:] {
+		s.Decode(x.Parent, locs, vars)
+		var found Move
+		k := int32(0)
+		err := st.Moves(locs, vars, func(m Move) bool {
+			if k == x.moveIdx {
+				found = append(Move(nil), m...)
+				return false
+			}
+			k++
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+		if found == nil {
+			return nil, fmt.Errorf("internal error: move %d of a stored state not found", x.moveIdx)
+		}
+		moves = append(moves, found)
+	}
+	return moves, nil
+}
+
+// Stored zones use 16-bit bounds whenever they fit: after extrapolation
+// every finite bound is at most the largest clock constant in absolute
+// value, so for most models a stored zone takes half the memory. inf16
+// stands for < ∞; it is larger than every narrow bound, so inclusion can
+// compare narrow bounds directly.
+const inf16 = math.MaxInt16
+
+func fits16(m []dbm.Bound) bool {
+	for _, b := range m {
+		if b != dbm.LTInf && (b >= inf16 || b <= -inf16) {
+			return false
+		}
+	}
+	return true
+}
+
+func narrow(b dbm.Bound) int16 {
+	if b == dbm.LTInf {
+		return inf16
+	}
+	return int16(b)
+}
+
+func widen(b int16) dbm.Bound {
+	if b == inf16 {
+		return dbm.LTInf
+	}
+	return dbm.Bound(b)
+}
+
+// subsetEqNode reports whether z ⊆ the node's zone (both closed).
+func subsetEqNode(z []dbm.Bound, n *Node) bool {
+	s := n.zone
+	if n.wide {
+		for i, b := range z {
+			if b > wideAt(s, i) {
+				return false
+			}
+		}
+		return true
+	}
+	s = s[:len(z)]
+	for i, b := range z {
+		if b > widen(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// nodeSubsetEq reports whether the node's zone ⊆ z (both closed).
+func nodeSubsetEq(n *Node, z []dbm.Bound) bool {
+	s := n.zone
+	if n.wide {
+		for i, b := range z {
+			if wideAt(s, i) > b {
+				return false
+			}
+		}
+		return true
+	}
+	s = s[:len(z)]
+	for i, b := range z {
+		if widen(s[i]) > b {
+			return false
+		}
+	}
+	return true
+}
 
 // arena hands out slices from large chunks, so that stored zones and moves
 // cost no per-node allocation header and stay close in memory.
@@ -57,72 +183,76 @@ func (a *arena[T]) alloc(n int) []T {
 	return s
 }
 
-// passedList maps each discrete part to the zones stored for it.
+// passedList maps each discrete part to the zones stored for it, chained
+// through Node.next.
 type passedList struct {
 	dim    int
-	m      map[string]*[]*Node
+	m      map[string]*Node
 	stored int64
 	cover  int64 // successors dropped as included plus stored nodes evicted
-	zones  arena[dbm.Bound]
-	moves  arena[EdgeRef]
+	zones  arena[int16]
 	nodes  arena[Node]
 }
 
 func newPassedList(dim int) *passedList {
-	return &passedList{dim: dim, m: make(map[string]*[]*Node)}
+	return &passedList{dim: dim, m: make(map[string]*Node)}
 }
 
 // insert adds (key, z) unless a stored zone for key includes z. Stored zones
-// included in z are evicted and marked covered. It returns the new node or
-// nil if z was covered.
-func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, m Move) *Node {
-	bucket := p.m[string(key)]
-	var skey string
-	if bucket != nil {
-		nodes := *bucket
-		for _, n := range nodes {
-			if z.SubsetEq(n.Zone(p.dim)) {
-				p.cover++
-				return nil
-			}
+// included in z are evicted and marked covered (TChecker's covreach with
+// full covering). It returns the new node or nil if z was covered.
+func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) *Node {
+	head := p.m[string(key)]
+	for n := head; n != nil; n = n.next {
+		if subsetEqNode(z.M, n) {
+			p.cover++
+			return nil
 		}
-		kept := nodes[:0]
-		for _, n := range nodes {
-			if n.Zone(p.dim).SubsetEq(z) {
+	}
+	var skey string
+	if head != nil {
+		skey = head.key // share the string the map holds
+		// evict the stored zones included in z
+		var prev *Node
+		for n := head; n != nil; n = n.next {
+			if nodeSubsetEq(n, z.M) {
 				n.covered = true
 				p.cover++
 				p.stored--
+				if prev == nil {
+					head = n.next
+				} else {
+					prev.next = n.next
+				}
 				continue
 			}
-			kept = append(kept, n)
-		}
-		for i := len(kept); i < len(nodes); i++ {
-			nodes[i] = nil
-		}
-		*bucket = kept
-		if len(kept) > 0 {
-			skey = kept[0].key // share the string already held
-		} else {
-			skey = string(key)
+			prev = n
 		}
 	} else {
-		bucket = new([]*Node)
 		skey = string(key)
-		p.m[skey] = bucket
 	}
 	n := &p.nodes.alloc(1)[0]
 	n.key = skey
-	n.zone = p.zones.alloc(len(z.M))
-	copy(n.zone, z.M)
-	n.Parent = parent
-	if m != nil {
-		n.Move = p.moves.alloc(len(m))
-		copy(n.Move, m)
+	if fits16(z.M) {
+		n.zone = p.zones.alloc(len(z.M))
+		for i, b := range z.M {
+			n.zone[i] = narrow(b)
+		}
+	} else {
+		n.wide = true
+		n.zone = p.zones.alloc(2 * len(z.M))
+		for i, b := range z.M {
+			n.zone[2*i] = int16(uint16(uint32(b)))
+			n.zone[2*i+1] = int16(uint16(uint32(b) >> 16))
+		}
 	}
+	n.Parent = parent
+	n.moveIdx = moveIdx
 	if parent != nil {
 		n.Depth = parent.Depth + 1
 	}
-	*bucket = append(*bucket, n)
+	n.next = head
+	p.m[skey] = n
 	p.stored++
 	return n
 }
@@ -142,7 +272,7 @@ func (o Order) String() string {
 	return "bfs"
 }
 
-// waitingList holds nodes to explore; Pop skips covered nodes (TChecker's
+// waitingList holds nodes to explore; pop skips covered nodes (TChecker's
 // fast removal from the waiting list).
 type waitingList struct {
 	order Order

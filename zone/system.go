@@ -27,10 +27,11 @@ type System struct {
 	hasCommitted   bool
 	hasUrgentLocs  bool
 
-	// packing of the discrete part: one field per location then per variable
-	width  []uint8 // bytes per field (1, 2 or 4)
+	// packing of the discrete part: one bit field per location then per
+	// variable, each as wide as its range needs (a bool takes one bit)
+	bits   []uint8 // bits per field (0 when the field has a single value)
 	offset []int32 // subtracted before packing (variable minimum, 0 for locations)
-	keyLen int
+	keyLen int     // bytes
 }
 
 // NewSystem prepares net for exploration.
@@ -55,28 +56,29 @@ func NewSystem(net *model.Network) *System {
 				s.hasUrgentLocs = true
 			}
 		}
-		s.width = append(s.width, widthFor(int64(len(p.Locations)-1)))
+		s.bits = append(s.bits, bitsFor(int64(len(p.Locations)-1)))
 		s.offset = append(s.offset, 0)
 	}
 	for _, v := range net.Vars {
-		s.width = append(s.width, widthFor(int64(v.Max)-int64(v.Min)))
+		s.bits = append(s.bits, bitsFor(int64(v.Max)-int64(v.Min)))
 		s.offset = append(s.offset, v.Min)
 	}
-	for _, w := range s.width {
-		s.keyLen += int(w)
+	total := 0
+	for _, b := range s.bits {
+		total += int(b)
 	}
+	s.keyLen = (total + 7) / 8
 	return s
 }
 
-func widthFor(span int64) uint8 {
-	switch {
-	case span < 1<<8:
-		return 1
-	case span < 1<<16:
-		return 2
-	default:
-		return 4
+// bitsFor returns the number of bits that hold the values 0..span.
+func bitsFor(span int64) uint8 {
+	b := uint8(0)
+	for span > 0 {
+		b++
+		span >>= 1
 	}
+	return b
 }
 
 // InitialDiscrete returns the initial location and variable vectors.
@@ -92,57 +94,61 @@ func (s *System) InitialDiscrete() (locs, vars []int32) {
 	return locs, vars
 }
 
-// appendKey packs the discrete part (locs, vars) onto buf.
+// appendKey packs the discrete part (locs, vars) onto buf as a bit string:
+// the discrete part of a symbolic state is its key in the passed list, and
+// packing it tightly matters for memory (a model with many booleans stores
+// one bit for each).
 func (s *System) appendKey(buf []byte, locs, vars []int32) []byte {
+	var acc uint64
+	n := uint(0)
 	k := 0
-	for _, x := range locs {
-		buf = appendField(buf, s.width[k], uint32(x-s.offset[k]))
+	put := func(x int32) {
+		b := uint(s.bits[k])
+		acc |= uint64(uint32(x-s.offset[k])) << n
+		n += b
 		k++
+		for n >= 8 {
+			buf = append(buf, byte(acc))
+			acc >>= 8
+			n -= 8
+		}
+	}
+	for _, x := range locs {
+		put(x)
 	}
 	for _, x := range vars {
-		buf = appendField(buf, s.width[k], uint32(x-s.offset[k]))
-		k++
+		put(x)
+	}
+	if n > 0 {
+		buf = append(buf, byte(acc))
 	}
 	return buf
 }
 
-func appendField(buf []byte, w uint8, u uint32) []byte {
-	switch w {
-	case 1:
-		return append(buf, byte(u))
-	case 2:
-		return append(buf, byte(u), byte(u>>8))
-	default:
-		return append(buf, byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
-	}
-}
-
 // decodeKey unpacks key into locs and vars (of lengths NProcs and NVars).
 func (s *System) decodeKey(key string, locs, vars []int32) {
+	var acc uint64
+	n := uint(0)
 	p := 0
 	k := 0
-	read := func() int32 {
-		var u uint32
-		switch s.width[k] {
-		case 1:
-			u = uint32(key[p])
+	get := func() int32 {
+		b := uint(s.bits[k])
+		for n < b {
+			acc |= uint64(key[p]) << n
 			p++
-		case 2:
-			u = uint32(key[p]) | uint32(key[p+1])<<8
-			p += 2
-		default:
-			u = uint32(key[p]) | uint32(key[p+1])<<8 | uint32(key[p+2])<<16 | uint32(key[p+3])<<24
-			p += 4
+			n += 8
 		}
-		x := int32(u) + s.offset[k]
+		x := int32(uint32(acc&(1<<b-1))) + s.offset[k]
+		acc >>= b
+		n -= b
 		k++
 		return x
 	}
 	for i := range locs {
-		locs[i] = read()
+		locs[i] = get()
 	}
 	for i := range vars {
-		vars[i] = read()
+		vars[i] = get()
 	}
 }
 

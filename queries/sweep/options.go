@@ -1,0 +1,97 @@
+package sweep
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tcheck/tcheck/queries"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// Options are the exploration options of every point. Limits apply per
+// point: MaxStates to each exploration of the point, Timeout to the point
+// as a whole (its explorations share it), MaxMemory to the process's heap
+// while the point runs (with several points in parallel the heap is
+// shared, so the limit covers them together).
+type Options struct {
+	Order         zone.Order
+	Extrapolation zone.ExtraKind
+	GlobalBounds  bool
+	Limits        zone.Limits
+}
+
+func (o Options) check() queries.Options {
+	return queries.Options{Order: o.Order, Extrapolation: o.Extrapolation, GlobalBounds: o.GlobalBounds, Limits: o.Limits}
+}
+
+// ParseBytes reads sizes like 512MB, 2GiB, 1000000.
+func ParseBytes(s string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   uint64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}}
+	mult := uint64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%q is not a size (e.g. 2GiB, 500MB)", s)
+	}
+	return uint64(v * float64(mult)), nil
+}
+
+// OptionsJSON is the options part of a sweep's header in result files.
+type OptionsJSON struct {
+	Order          string `json:"order"`
+	Extrapolation  string `json:"extrapolation"`
+	GlobalBounds   bool   `json:"global_bounds"`
+	MaxStates      int64  `json:"max_states"`
+	Timeout        string `json:"timeout"`
+	MaxMemoryBytes uint64 `json:"max_memory_bytes"`
+}
+
+// JSON converts the options for a header.
+func (o Options) JSON() OptionsJSON {
+	t := "0"
+	if o.Limits.Timeout > 0 {
+		t = o.Limits.Timeout.String()
+	}
+	return OptionsJSON{
+		Order: o.Order.String(), Extrapolation: o.Extrapolation.String(), GlobalBounds: o.GlobalBounds,
+		MaxStates: o.Limits.MaxStates, Timeout: t, MaxMemoryBytes: o.Limits.MaxMemory,
+	}
+}
+
+// options converts back (for plotting and checking merged files).
+func (j OptionsJSON) options() (Options, error) {
+	var o Options
+	switch j.Order {
+	case "bfs", "":
+		o.Order = zone.BFS
+	case "dfs":
+		o.Order = zone.DFS
+	default:
+		return o, fmt.Errorf("order %q", j.Order)
+	}
+	x, err := zone.ParseExtraKind(j.Extrapolation)
+	if err != nil {
+		return o, err
+	}
+	o.Extrapolation = x
+	o.GlobalBounds = j.GlobalBounds
+	o.Limits.MaxStates = j.MaxStates
+	if j.Timeout != "" && j.Timeout != "0" {
+		if o.Limits.Timeout, err = time.ParseDuration(j.Timeout); err != nil {
+			return o, err
+		}
+	}
+	o.Limits.MaxMemory = j.MaxMemoryBytes
+	return o, nil
+}

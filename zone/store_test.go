@@ -1,0 +1,98 @@
+package zone
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
+)
+
+// TestKeyRoundTrip checks that packing a discrete part into a bit string
+// and unpacking it gives it back, for fields of every width (a single
+// value, booleans, small and wide ranges, negative minimums).
+func TestKeyRoundTrip(t *testing.T) {
+	net := &model.Network{
+		Vars: []model.Var{
+			{Name: "b", Min: 0, Max: 1},
+			{Name: "one", Min: 5, Max: 5},
+			{Name: "s", Min: -1, Max: 3},
+			{Name: "w", Min: -40000, Max: 40000},
+			{Name: "full", Min: -1 << 31, Max: 1<<31 - 1},
+			{Name: "c", Min: 0, Max: 255},
+		},
+		Procs: []*model.Process{
+			{Locations: make([]model.Location, 1)},
+			{Locations: make([]model.Location, 3)},
+			{Locations: make([]model.Location, 300)},
+		},
+	}
+	s := NewSystem(net)
+	rng := rand.New(rand.NewPCG(1, 2))
+	locs := make([]int32, 3)
+	vars := make([]int32, len(net.Vars))
+	gl := make([]int32, 3)
+	gv := make([]int32, len(net.Vars))
+	for range 10000 {
+		for p, proc := range net.Procs {
+			locs[p] = int32(rng.IntN(len(proc.Locations)))
+		}
+		for i, v := range net.Vars {
+			vars[i] = int32(int64(v.Min) + rng.Int64N(int64(v.Max)-int64(v.Min)+1))
+		}
+		key := s.appendKey(nil, locs, vars)
+		if len(key) != s.keyLen {
+			t.Fatalf("key of %d bytes, want %d", len(key), s.keyLen)
+		}
+		s.decodeKey(string(key), gl, gv)
+		for i := range locs {
+			if gl[i] != locs[i] {
+				t.Fatalf("location %d: got %d, want %d", i, gl[i], locs[i])
+			}
+		}
+		for i := range vars {
+			if gv[i] != vars[i] {
+				t.Fatalf("variable %s: got %d, want %d", net.Vars[i].Name, gv[i], vars[i])
+			}
+		}
+	}
+}
+
+// TestPassedListInclusion checks the passed list's inclusion both ways,
+// with zones stored in 16-bit and in wide form: an included zone is
+// covered, a larger zone evicts the stored ones it includes, and loading a
+// node gives back the zone stored.
+func TestPassedListInclusion(t *testing.T) {
+	for _, big := range []int32{10, 1000000} {
+		p := newPassedList(3)
+		z := func(x, y int32) dbm.DBM {
+			d := dbm.New(3)
+			d.Zero()
+			d.Up()
+			d.Constrain(1, 0, dbm.LE(x*big/10))
+			d.Constrain(2, 0, dbm.LE(y*big/10))
+			return d
+		}
+		key := []byte("k")
+		small := p.insert(key, z(1, 1), nil, -1)
+		if small == nil || small.wide != (big > 16000) {
+			t.Fatalf("big=%d: first zone not stored as expected", big)
+		}
+		if p.insert(key, z(1, 1), nil, -1) != nil {
+			t.Fatalf("big=%d: an equal zone was stored again", big)
+		}
+		other := p.insert([]byte("other"), z(1, 1), nil, -1)
+		if other == nil {
+			t.Fatalf("big=%d: the same zone under another key was covered", big)
+		}
+		large := p.insert(key, z(2, 2), nil, -1)
+		if large == nil || !small.covered || p.stored != 2 {
+			t.Fatalf("big=%d: larger zone did not evict the smaller one (stored %d)", big, p.stored)
+		}
+		got := dbm.New(3)
+		large.LoadZone(got)
+		if !got.Equal(z(2, 2)) {
+			t.Fatalf("big=%d: loaded %v, want %v", big, got, z(2, 2))
+		}
+	}
+}

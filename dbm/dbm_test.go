@@ -301,6 +301,44 @@ func TestUpIsDelay(t *testing.T) {
 	}
 }
 
+// TestUpBoundedIsUpThenConstrain checks UpBounded against its definition,
+// Up followed by one Constrain per upper bound, on random zones and bounds
+// that the zone satisfies.
+func TestUpBoundedIsUpThenConstrain(t *testing.T) {
+	rng := newRand(41)
+	for seed := 0; seed < testSeeds; seed++ {
+		dim := genDim(rng, testMaxDim)
+		z := genDBM(rng, dim, testMaxConst)
+		upper := make([]Bound, dim)
+		for i := 1; i < dim; i++ {
+			upper[i] = LTInf
+			if rng.IntN(3) > 0 && z.At(i, 0) != LTInf {
+				// a bound the zone satisfies: its own or a weaker one
+				c := z.At(i, 0).Const() + rng.Int32N(4)
+				if c == z.At(i, 0).Const() && z.At(i, 0).Strict() {
+					upper[i] = LT(c)
+				} else if rng.IntN(2) == 0 && c > z.At(i, 0).Const() {
+					upper[i] = LT(c)
+				} else {
+					upper[i] = LE(c)
+				}
+			}
+		}
+		want := z.Clone()
+		want.Up()
+		for i := 1; i < dim; i++ {
+			if upper[i] != LTInf && !want.Constrain(i, 0, upper[i]) {
+				t.Fatalf("empty: the zone does not satisfy its bounds")
+			}
+		}
+		got := z.Clone()
+		got.UpBounded(upper)
+		if !got.Equal(want) {
+			t.Fatalf("UpBounded differs from Up+Constrain\nZ:\n%s\nbounds %v\ngot:\n%s\nwant:\n%s", z.Matrix(), upper, got.Matrix(), want.Matrix())
+		}
+	}
+}
+
 func TestDownIsPast(t *testing.T) {
 	rng := newRand(5)
 	for seed := 0; seed < testSeeds; seed++ {

@@ -35,6 +35,7 @@ type Stepper struct {
 
 	// scratch for post
 	invBuf []invBound
+	upper  []dbm.Bound
 	tmpZ   dbm.DBM
 }
 
@@ -53,11 +54,12 @@ type invBound struct {
 // NewStepper returns a successor generator for sys.
 func NewStepper(sys *System) *Stepper {
 	return &Stepper{
-		sys:  sys,
-		env:  sys.Net.NewEnv(),
-		cur:  enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
-		tgt:  enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
-		tmpZ: dbm.New(sys.Dim),
+		sys:   sys,
+		env:   sys.Net.NewEnv(),
+		cur:   enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
+		tgt:   enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
+		tmpZ:  dbm.New(sys.Dim),
+		upper: make([]dbm.Bound, sys.Dim),
 	}
 }
 
@@ -254,7 +256,7 @@ func (st *Stepper) DelayAllowed(locs, vars []int32) (bool, error) {
 
 // applyInvariants constrains z by the invariants of locs (clock part) and
 // reports false if the data part fails or z becomes empty. The bounds are
-// remembered in st.invBuf so that reapplyInvariants need not evaluate again.
+// remembered in st.invBuf so that delayWithInvariants need not evaluate again.
 func (st *Stepper) applyInvariants(locs, vars []int32, z dbm.DBM) (bool, error) {
 	env := st.env
 	env.Vars, env.Locs = vars, locs
@@ -285,13 +287,21 @@ func (st *Stepper) applyInvariants(locs, vars []int32, z dbm.DBM) (bool, error) 
 	return true, nil
 }
 
-func (st *Stepper) reapplyInvariants(z dbm.DBM) bool {
+// delayWithInvariants lets time pass in z, which satisfies the invariants
+// recorded in st.invBuf by applyInvariants, and re-imposes them: only their
+// upper bounds x ≺ c can be violated by delay (diagonals and lower bounds
+// are unaffected), so this is dbm.UpBounded, O(Dim²).
+func (st *Stepper) delayWithInvariants(z dbm.DBM) {
+	up := st.upper
+	for i := range up {
+		up[i] = dbm.LTInf
+	}
 	for _, c := range st.invBuf {
-		if !z.Constrain(c.i, c.j, c.b) {
-			return false
+		if c.j == 0 && c.i != 0 && c.b < up[c.i] {
+			up[c.i] = c.b
 		}
 	}
-	return true
+	z.UpBounded(up)
 }
 
 // Initial computes the initial symbolic state into locs, vars (of lengths
@@ -316,10 +326,7 @@ func (st *Stepper) finish(locs, vars []int32, z dbm.DBM) (bool, error) {
 		return false, err
 	}
 	if delay {
-		z.Up()
-		if !st.reapplyInvariants(z) {
-			return false, nil
-		}
+		st.delayWithInvariants(z)
 	}
 	return true, nil
 }
@@ -382,10 +389,7 @@ func (st *Stepper) PostEntry(locs, vars []int32, z dbm.DBM, m Move, dlocs, dvars
 		return false, st.withMove(err, m)
 	}
 	if delay {
-		dz.Up()
-		if !st.reapplyInvariants(dz) {
-			return false, nil
-		}
+		st.delayWithInvariants(dz)
 	}
 	return true, nil
 }

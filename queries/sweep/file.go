@@ -111,6 +111,9 @@ func ParseFile(path string, src []byte, resolve Resolver) (*Spec, error) {
 		}
 	}
 	if err := s.finish(); err != nil {
+		if _, ok := err.(*model.Error); ok {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
@@ -243,7 +246,10 @@ func (p *fileParser) queries(n *yaml.Node, s *Spec) error {
 	for i, e := range n.Content {
 		switch e.Kind {
 		case yaml.ScalarNode:
-			q := QueryArg(s.ModelFile, e.Value, i+1)
+			q, err := QueryArg(s.ModelFile, e.Value, i+1)
+			if err != nil {
+				return p.errf(e, "%v", err)
+			}
 			if !q.FromModel {
 				q.Pos = p.pos(e)
 			}

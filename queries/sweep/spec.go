@@ -124,17 +124,29 @@ func (s *Spec) parseModel(ms ModelSource) error {
 // by '=' that does not start '=='.
 var namedFormula = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*=([^=].*)$`)
 
+// queryName matches what can only be a query's name, never a formula.
+var queryName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
 // QueryArg turns a -q argument into a query: the name of a query of the
 // model, "name=formula", or a formula (named "q<i>", i counted from 1 over
 // all queries of the sweep).
-func QueryArg(f *model.File, arg string, i int) QuerySpec {
-	if fq := f.Query(strings.TrimSpace(arg)); fq != nil {
-		return QuerySpec{Name: fq.Name, FromModel: true, Pos: fq.Pos}
+func QueryArg(f *model.File, arg string, i int) (QuerySpec, error) {
+	name := strings.TrimSpace(arg)
+	if fq := f.Query(name); fq != nil {
+		return QuerySpec{Name: fq.Name, FromModel: true, Pos: fq.Pos}, nil
 	}
+	if queryName.MatchString(name) {
+		var names []string
+		for _, q := range f.Queries {
+			names = append(names, q.Name)
+		}
+		return QuerySpec{}, fmt.Errorf("model %s has no query named %s (its queries: %s)", f.Name, name, strings.Join(names, ", "))
+	}
+	pos := model.Pos{File: fmt.Sprintf("-q[%d]", i), Line: 1, Col: 1}
 	if m := namedFormula.FindStringSubmatch(arg); m != nil {
-		return QuerySpec{Name: m[1], Formula: strings.TrimSpace(m[2]), Pos: model.Pos{File: fmt.Sprintf("-q[%d]", i), Line: 1, Col: 1}}
+		return QuerySpec{Name: m[1], Formula: strings.TrimSpace(m[2]), Pos: pos}, nil
 	}
-	return QuerySpec{Name: fmt.Sprintf("q%d", i), Formula: strings.TrimSpace(arg), Pos: model.Pos{File: fmt.Sprintf("-q[%d]", i), Line: 1, Col: 1}}
+	return QuerySpec{Name: fmt.Sprintf("q%d", i), Formula: name, Pos: pos}, nil
 }
 
 // finish checks the spec against its model: the grid and Set name

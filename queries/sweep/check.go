@@ -1,0 +1,358 @@
+package sweep
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/syntax"
+	"github.com/tcheck/tcheck/queries"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// Args describe a sweep given on the command line.
+type Args struct {
+	Model   ModelSource
+	Queries []string // -q: model query names, name=formula or formulas; none: all of the model's
+	Grid    Grid
+	Where   string
+	Set     []Param
+	Options Options
+}
+
+// New builds a sweep from command-line arguments.
+func New(a Args) (*Spec, error) {
+	s := &Spec{Grid: a.Grid, Set: a.Set, Options: a.Options}
+	if err := s.parseModel(a.Model); err != nil {
+		return nil, err
+	}
+	f, err := ParseFilter(a.Where)
+	if err != nil {
+		return nil, err
+	}
+	s.Where = f
+	for i, arg := range a.Queries {
+		q, err := QueryArg(s.ModelFile, arg, i+1)
+		if err != nil {
+			return nil, err
+		}
+		s.Queries = append(s.Queries, q)
+	}
+	if err := s.finish(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// QueryResult is the answer of one query at one point.
+type QueryResult struct {
+	Query   string
+	Verdict queries.Verdict
+	// Values are the sup/inf values as printed by queries.Value.
+	Values []string
+	// Expected is the expectation at this point ("" when none) and OK
+	// whether the result meets it (true when there is none).
+	Expected string
+	OK       bool
+	// Reason is why the exploration stopped (zone.StopReason.String()).
+	Reason       string
+	Stored       int64
+	Explored     int64
+	Explorations int
+	Error        string
+}
+
+// PointResult is the outcome of one point.
+type PointResult struct {
+	Point
+	Queries []QueryResult
+	// Error is a point-level error (the model does not compile with these
+	// parameters); the queries then have verdict error.
+	Error string
+	// OK: every expectation at this point is met.
+	OK bool
+	// States is the largest number of states stored by one exploration of
+	// the point.
+	States int64
+	// Elapsed (wall clock, compiling included) and PeakMemory (peak heap of
+	// the process while the point ran, shared with the points running at
+	// the same time) are volatile.
+	Elapsed    time.Duration
+	PeakMemory uint64
+
+	// Net and Results are the compiled network and the full results, kept
+	// in memory for reports with traces (nil for results read from files).
+	Net     *model.Network
+	Results []*queries.Result
+}
+
+// Status summarises a point: "error" (a model error at some query or
+// compiling the point), "missed" (an expectation missed), "unknown" (a
+// limit stopped some query) or "ok".
+func (r *PointResult) Status() string {
+	if r.Error != "" {
+		return "error"
+	}
+	for _, q := range r.Queries {
+		if q.Verdict == queries.Error {
+			return "error"
+		}
+	}
+	if !r.OK {
+		return "missed"
+	}
+	for _, q := range r.Queries {
+		if q.Verdict == queries.Unknown {
+			return "unknown"
+		}
+	}
+	return "ok"
+}
+
+// CheckOptions tune CheckPoint.
+type CheckOptions struct {
+	// Traces keeps the witness and counterexample traces (Results[i].Trace).
+	Traces bool
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// CheckPoint compiles the model with the point's parameters and answers
+// the sweep's queries there, each group of queries that share an
+// exploration in turn, with the time left of the point's timeout.
+func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
+	now := co.Now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
+	res := &PointResult{Point: p, OK: true}
+	defer func() { res.Elapsed = now().Sub(start) }()
+
+	fail := func(err error) *PointResult {
+		res.Error = err.Error()
+		res.OK = false
+		for _, q := range s.Queries {
+			res.Queries = append(res.Queries, QueryResult{Query: q.Name, Verdict: queries.Error, OK: false, Error: res.Error})
+		}
+		return res
+	}
+	net, err := s.ModelFile.Compile(s.Overrides(p))
+	if err != nil {
+		return fail(err)
+	}
+	res.Net = net
+	exps, err := s.expectationsAt(p)
+	if err != nil {
+		return fail(err)
+	}
+	qs := make([]*queries.Query, len(s.Queries))
+	bounds := make([]*boundExpect, len(s.Queries))
+	for i := range s.Queries {
+		qs[i], bounds[i], err = s.compileQuery(net, i, exps[i])
+		if err != nil {
+			return fail(err)
+		}
+	}
+
+	opts := s.Options.check()
+	opts.NoTrace = !co.Traces
+	results := make([]*queries.Result, len(qs))
+	var deadline time.Time
+	if s.Options.Limits.Timeout > 0 {
+		deadline = start.Add(s.Options.Limits.Timeout)
+	}
+	sys := zone.NewSystem(net)
+	for _, batch := range batches(qs) {
+		o := opts
+		if !deadline.IsZero() {
+			left := deadline.Sub(now())
+			if left <= 0 {
+				for _, i := range batch {
+					results[i] = &queries.Result{Query: qs[i], Verdict: queries.Unknown, Reason: zone.LimitTime}
+				}
+				continue
+			}
+			o.Limits.Timeout = left
+		}
+		sub := make([]*queries.Query, len(batch))
+		for k, i := range batch {
+			sub[k] = qs[i]
+		}
+		for k, r := range queries.Check(sys, sub, o) {
+			results[batch[k]] = r
+		}
+	}
+	res.Results = results
+	for i, r := range results {
+		qr := QueryResult{
+			Query: s.Queries[i].Name, Verdict: r.Verdict, Expected: r.Query.Expect.Raw,
+			Reason: r.Reason.String(), Stored: r.Stats.Stored, Explored: r.Stats.Explored, Explorations: r.Rounds,
+		}
+		for _, v := range r.Values {
+			qr.Values = append(qr.Values, v.String())
+		}
+		switch {
+		case r.Err != nil:
+			qr.Error = r.Err.Error()
+		case r.Verdict == queries.Error && r.TraceErr != nil:
+			qr.Error = r.TraceErr.Error()
+		}
+		switch {
+		case bounds[i] != nil:
+			qr.Expected = exps[i].Raw
+			qr.OK, err = bounds[i].holds(net, r)
+			if err != nil {
+				qr.OK, qr.Error = false, err.Error()
+			}
+		case r.Query.Expect.Given || r.Query.Expect.MaxStates > 0:
+			qr.OK = r.Matches()
+		default:
+			qr.OK = r.Verdict != queries.Error
+		}
+		if !qr.OK {
+			res.OK = false
+		}
+		res.States = max(res.States, r.Stats.Stored)
+		res.PeakMemory = max(res.PeakMemory, r.Stats.PeakMemory)
+		res.Queries = append(res.Queries, qr)
+	}
+	return res
+}
+
+// compileQuery compiles query i of the sweep on net with its expectation
+// at this point.
+func (s *Spec) compileQuery(net *model.Network, i int, e RuleExpect) (*queries.Query, *boundExpect, error) {
+	qs := &s.Queries[i]
+	var q *queries.Query
+	if qs.FromModel {
+		list, err := queries.FromFile(net, s.ModelFile, []string{qs.Name})
+		if err != nil {
+			return nil, nil, err
+		}
+		q = list[0]
+		// The model's own expectations hold at its default parameters;
+		// a sweep checks only its own.
+		q.Expect = queries.Expectation{}
+	} else {
+		var err error
+		q, err = queries.Compile(net, model.NewText(qs.Formula, qs.Pos))
+		if err != nil {
+			return nil, nil, err
+		}
+		q.Name = qs.Name
+	}
+	if e.Raw == "" {
+		return q, nil, nil
+	}
+	if qs.IsValue() {
+		b, ok, err := parseBound(e.Raw)
+		if err != nil {
+			return nil, nil, &model.Error{Pos: e.Pos, Msg: err.Error()}
+		}
+		if ok {
+			if b.op == "=" {
+				v, err := b.expr.Eval(net)
+				if err != nil {
+					return nil, nil, &model.Error{Pos: e.Pos, Msg: err.Error()}
+				}
+				var vals string
+				for k := range q.Terms {
+					if k > 0 {
+						vals += ", "
+					}
+					vals += fmt.Sprint(v)
+				}
+				q.Expect, err = queries.ParseExpectation(vals, q.Kind, e.Pos)
+				q.Expect.Raw = fmt.Sprintf("%s (= %s)", vals, b.expr.Src)
+				return q, nil, err
+			}
+			q.Expect.Raw = e.Raw
+			return q, &b, nil
+		}
+	}
+	var err error
+	q.Expect, err = queries.ParseExpectation(e.Raw, q.Kind, e.Pos)
+	return q, nil, err
+}
+
+// holds checks a "<= EXPR" / ">= EXPR" expectation: every value, a
+// supremum or infimum whether attained or not, must be on the right side of
+// the bound; "none" (no state satisfies the condition) meets any bound,
+// "inf" none, and an unresolved value (sup "> K", inf "< K") only a bound
+// it is known to meet.
+func (b *boundExpect) holds(net *model.Network, r *queries.Result) (bool, error) {
+	if r.Verdict == queries.Error || r.Verdict == queries.Unknown && len(r.Values) == 0 {
+		return false, nil
+	}
+	k, err := b.expr.Eval(net)
+	if err != nil {
+		return false, err
+	}
+	for _, v := range r.Values {
+		switch {
+		case v.None:
+			continue
+		case v.Inf:
+			return false, nil
+		case v.Exceeds:
+			// The value is beyond v.Bound in the direction of the
+			// extreme: it can still meet a bound on the other side.
+			if b.op == "<=" && r.Query.Kind == syntax.QueryInf && v.Bound <= k {
+				continue
+			}
+			if b.op == ">=" && r.Query.Kind == syntax.QuerySup && v.Bound >= k {
+				continue
+			}
+			return false, nil
+		}
+		if b.op == "<=" && v.Bound > k || b.op == ">=" && v.Bound < k {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// batches groups query indices by exploration, as queries.Check shares
+// them: reachability queries without deadlock, those with deadlock, each
+// sup/inf on its own, and any other kinds together.
+func batches(qs []*queries.Query) [][]int {
+	var plain, dead, other []int
+	var out [][]int
+	for i, q := range qs {
+		switch q.Kind {
+		case syntax.QueryEF, syntax.QueryAG:
+			if hasDeadlock(q.Formula) {
+				dead = append(dead, i)
+			} else {
+				plain = append(plain, i)
+			}
+		case syntax.QuerySup, syntax.QueryInf:
+			out = append(out, []int{i})
+		default:
+			other = append(other, i)
+		}
+	}
+	var head [][]int
+	for _, b := range [][]int{plain, dead, other} {
+		if len(b) > 0 {
+			head = append(head, b)
+		}
+	}
+	return append(head, out...)
+}
+
+func hasDeadlock(f *model.Formula) bool {
+	if f == nil {
+		return false
+	}
+	if f.Kind == model.FDeadlock {
+		return true
+	}
+	for _, a := range f.Args {
+		if hasDeadlock(a) {
+			return true
+		}
+	}
+	return false
+}

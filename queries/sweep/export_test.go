@@ -1,0 +1,5 @@
+package sweep
+
+import "github.com/tcheck/tcheck/zone"
+
+type zoneLimits = zone.Limits

@@ -231,6 +231,23 @@ func (s *Spec) finish() error {
 	return nil
 }
 
+// Narrow restricts the sweep to the points where cond also holds.
+func (s *Spec) Narrow(cond string) error {
+	if strings.TrimSpace(cond) == "" {
+		return nil
+	}
+	src := cond
+	if s.Where.Src != "" {
+		src = "(" + s.Where.Src + ") && (" + cond + ")"
+	}
+	f, err := ParseFilter(src)
+	if err != nil {
+		return err
+	}
+	s.Where = f
+	return nil
+}
+
 // Query returns the query called name, or nil.
 func (s *Spec) Query(name string) *QuerySpec {
 	for i := range s.Queries {

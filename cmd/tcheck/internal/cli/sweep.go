@@ -1,0 +1,773 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/queries/sweep"
+	sweepplot "github.com/tcheck/tcheck/queries/sweep/plot"
+)
+
+// ExitInterrupted is the exit code of a sweep stopped by Ctrl-C (SIGINT) or
+// SIGTERM: 128 + SIGINT, as shells report it. The finished points are in
+// the result files.
+const ExitInterrupted = 130
+
+func init() { register(newSweepCmd) }
+
+// plotFlags are the --plot options shared by sweep and sweep merge.
+type plotFlags struct {
+	file, x, y, overlay, where, title string
+	series                            []string
+}
+
+func (p *plotFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&p.file, "plot", "", "draw a plot into this file (.svg, .png or .pdf)")
+	fl.StringVar(&p.x, "plot-x", "", "the parameter on the x axis (default: the last swept parameter that varies)")
+	fl.StringVar(&p.y, "plot-y", "", "what to plot: worst-time (the first sup query), states, time, memory or a query name (default: worst-time if there is a sup query, else states)")
+	fl.StringSliceVar(&p.series, "plot-series", nil, "parameters whose values make separate lines (default: the other parameters that vary)")
+	fl.StringVar(&p.overlay, "plot-overlay", "", "an expression over the model's parameters and constants drawn dashed for comparison, e.g. T or U")
+	fl.StringVar(&p.where, "plot-where", "", "plot only the points where this condition on the parameters holds")
+	fl.StringVar(&p.title, "plot-title", "", "the plot's title (default: model and query)")
+}
+
+// outFlags are the output options shared by sweep and sweep merge.
+type outFlags struct {
+	format, out string
+	stable      bool
+}
+
+func (o *outFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&o.format, "format", "table", "output format: table, csv, json or jsonl")
+	fl.StringVarP(&o.out, "out", "o", "", "write the results to this file instead of standard output (jsonl files are written as points finish)")
+	fl.BoolVar(&o.stable, "stable", false, "omit time and memory, so that the output is the same from run to run")
+}
+
+func (o *outFlags) check() error {
+	for _, f := range sweep.Formats {
+		if f == o.format {
+			return nil
+		}
+	}
+	return fmt.Errorf("--format %q: want %s", o.format, strings.Join(sweep.Formats, ", "))
+}
+
+func newSweepCmd(stdout, stderr io.Writer) *cobra.Command {
+	var (
+		sf         searchFlags
+		of         outFlags
+		pf         plotFlags
+		qs         []string
+		grid       []string
+		where      string
+		jobs       int
+		resume     string
+		shard      string
+		noProgress bool
+	)
+	cmd := &cobra.Command{
+		Use:   "sweep MODEL|FILE.sweep.yaml [-q QUERY]... [--grid NAME=VALUES]...",
+		Short: "Check queries over a grid of parameter values",
+		Long: `Check a model's queries at every point of a grid of parameter values, each point in its
+own exploration with its own limits, in parallel. MODEL is a model file or the name of a
+bundled model; FILE.sweep.yaml is a sweep file (model, queries, grid, where, expectations,
+options). Reference: docs/sweep.md.
+
+  tcheck sweep timeout --grid c1=1 --grid c2=1..2 --grid d=0..5 \
+      -q A2 -q 'detection=sup{Process.halted && !has_halted && !Observer.halted}: Process.x' \
+      --plot delay.svg --plot-overlay T
+
+Exit codes: 0 every point as expected (no model errors), 1 an expectation of the sweep
+missed, 2 a usage or model error, 130 interrupted (the finished points are kept in the
+--out jsonl or --resume file).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := of.check(); err != nil {
+				return usageErr(err)
+			}
+			spec, err := sweepSpec(cmd, args[0], &sf, qs, grid, where)
+			if err != nil {
+				return usageErr(err)
+			}
+			all, err := spec.Points()
+			if err != nil {
+				return usageErr(err)
+			}
+			sh, err := parseShardFlag(shard)
+			if err != nil {
+				return usageErr(err)
+			}
+			var points []sweep.Point
+			for _, p := range all {
+				if sh.Contains(p.Index) {
+					points = append(points, p)
+				}
+			}
+			h := sweep.Header{Tool: "tcheck", Version: Version, Sweep: spec.JSON(len(all))}
+			if !sh.IsZero() {
+				h.Shard = &sweep.ShardRef{Index: sh.Index, Count: sh.Count}
+			}
+			r := &sweepRun{spec: spec, header: h, points: points, jobs: jobs, stdout: stdout, stderr: stderr, of: of}
+			if !noProgress && isTerminal(stderr) {
+				r.progress = true
+			}
+			return r.run(cmd.Context(), resume, &pf)
+		},
+	}
+	sf.register(cmd)
+	of.register(cmd)
+	pf.register(cmd)
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&qs, "query", "q", nil, "a query of the model by name, name=formula, or a formula (repeatable; default: all of the model's)")
+	fl.StringArrayVar(&grid, "grid", nil, "a swept parameter: name=values, values like 1,9 or 0..5 or 0..50/10 (repeatable; the first varies slowest)")
+	fl.StringVar(&where, "where", "", "keep only the points where this condition on the parameters holds, e.g. 'c1 <= c2'")
+	fl.IntVarP(&jobs, "jobs", "j", 0, "points checked at the same time (default: the number of CPUs)")
+	fl.StringVar(&resume, "resume", "", "a jsonl results file: skip the points it holds and append the new ones to it (created if missing)")
+	fl.StringVar(&shard, "shard", "", "run one slice of the grid: i/n (0 <= i < n), auto (index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, count from TCHECK_SHARDS or SLURM_ARRAY_TASK_COUNT) or auto/n")
+	fl.BoolVar(&noProgress, "no-progress", false, "do not show the progress bar (shown only on terminals)")
+	cmd.AddCommand(newSweepMergeCmd(stdout, stderr))
+	return cmd
+}
+
+// sweepSpec builds the sweep from a sweep file or from the flags.
+func sweepSpec(cmd *cobra.Command, arg string, sf *searchFlags, qs, grid []string, where string) (*sweep.Spec, error) {
+	opts, err := sf.options()
+	if err != nil {
+		return nil, err
+	}
+	if sweep.IsSweepFile(arg) {
+		for _, f := range []string{"query", "grid", "set"} {
+			if cmd.Flags().Changed(f) {
+				return nil, fmt.Errorf("--%s: give it in the sweep file %s", f, arg)
+			}
+		}
+		src, err := os.ReadFile(arg)
+		if err != nil {
+			return nil, err
+		}
+		spec, err := sweep.ParseFile(arg, src, resolveSweepModel)
+		if err != nil {
+			return nil, err
+		}
+		// --where narrows the file's points.
+		if err := spec.Narrow(where); err != nil {
+			return nil, err
+		}
+		// Flags given explicitly override the file's options.
+		o := &spec.Options
+		fl := cmd.Flags()
+		if fl.Changed("order") {
+			o.Order = opts.Order
+		}
+		if fl.Changed("extrapolation") {
+			o.Extrapolation = opts.Extrapolation
+		}
+		if fl.Changed("global-bounds") {
+			o.GlobalBounds = opts.GlobalBounds
+		}
+		if fl.Changed("max-states") {
+			o.Limits.MaxStates = opts.Limits.MaxStates
+		}
+		if fl.Changed("timeout") {
+			o.Limits.Timeout = opts.Limits.Timeout
+		}
+		if fl.Changed("max-memory") {
+			o.Limits.MaxMemory = opts.Limits.MaxMemory
+		}
+		return spec, nil
+	}
+	ms, err := resolveSweepModel(arg, "")
+	if err != nil {
+		return nil, err
+	}
+	var g sweep.Block
+	for _, s := range grid {
+		a, err := sweep.ParseAxis(s)
+		if err != nil {
+			return nil, err
+		}
+		g = append(g, a)
+	}
+	if len(g) == 0 {
+		return nil, fmt.Errorf("no grid: give parameters to sweep with --grid name=values (or a sweep file)")
+	}
+	ov, err := sf.overrides()
+	if err != nil {
+		return nil, err
+	}
+	// --set in name order (the flags' order is not kept by parseSets).
+	var set []sweep.Param
+	for name, v := range ov {
+		set = append(set, sweep.Param{Name: name, Value: v})
+	}
+	sort.Slice(set, func(i, j int) bool { return set[i].Name < set[j].Name })
+	return sweep.New(sweep.Args{
+		Model: ms, Queries: qs, Grid: sweep.Grid{g}, Where: where, Set: set,
+		Options: sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, Limits: opts.Limits},
+	})
+}
+
+// resolveSweepModel finds a model referenced by a sweep: a file relative
+// to the sweep file's directory dir, a file relative to the working
+// directory, or a bundled model's name (as verify resolves MODEL).
+func resolveSweepModel(ref, dir string) (sweep.ModelSource, error) {
+	var cands []string
+	if dir != "" && !filepath.IsAbs(ref) {
+		cands = append(cands, filepath.Join(dir, ref))
+	}
+	cands = append(cands, ref)
+	for _, p := range cands {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			src, name, err := readModelSource(p)
+			if err != nil {
+				return sweep.ModelSource{}, err
+			}
+			return sweep.ModelSource{Ref: ref, Name: name, Src: src}, nil
+		}
+	}
+	if src, name, ok := bundledModel(ref); ok {
+		return sweep.ModelSource{Ref: ref, Name: name, Src: src}, nil
+	}
+	_, _, err := readModelSource(ref)
+	if err == nil {
+		err = fmt.Errorf("%s is not a model file", ref)
+	}
+	return sweep.ModelSource{}, err
+}
+
+func parseShardFlag(s string) (sweep.Shard, error) {
+	switch {
+	case s == "":
+		return sweep.Shard{}, nil
+	case s == "auto":
+		return sweep.ShardFromEnv(os.Getenv, 0)
+	case strings.HasPrefix(s, "auto/"):
+		var n int
+		if _, err := fmt.Sscanf(strings.TrimPrefix(s, "auto/"), "%d", &n); err != nil || n < 1 {
+			return sweep.Shard{}, fmt.Errorf("--shard %q: want auto/N with N >= 1", s)
+		}
+		return sweep.ShardFromEnv(os.Getenv, n)
+	}
+	return sweep.ParseShard(s)
+}
+
+// sweepRun is one execution of tcheck sweep.
+type sweepRun struct {
+	spec     *sweep.Spec
+	header   sweep.Header
+	points   []sweep.Point // this run's points (the shard's)
+	jobs     int
+	stdout   io.Writer
+	stderr   io.Writer
+	of       outFlags
+	progress bool
+	// interrupt, when set, replaces the signal handling (tests).
+	interrupt <-chan os.Signal
+}
+
+// journal is a jsonl results file written as points finish.
+type journal struct {
+	path string
+	f    *os.File
+}
+
+func (r *sweepRun) run(parent context.Context, resume string, pf *plotFlags) error {
+	if parent == nil {
+		parent = context.Background()
+	}
+	total := len(r.points)
+	inRun := map[string]bool{}
+	for _, p := range r.points {
+		inRun[p.Key()] = true
+	}
+	var (
+		previous []*sweep.PointResult
+		journals []*journal
+	)
+	closeAll := func() {
+		for _, j := range journals {
+			if j.f != nil {
+				j.f.Close()
+				j.f = nil
+			}
+		}
+	}
+	defer closeAll()
+	if resume != "" {
+		prev, j, err := openResume(resume, r.header)
+		if err != nil {
+			return usageErr(err)
+		}
+		for _, p := range prev {
+			if inRun[p.Key()] {
+				previous = append(previous, p)
+			}
+		}
+		journals = append(journals, j)
+	}
+	if r.of.format == "jsonl" && r.of.out != "" && !samePath(r.of.out, resume) {
+		f, err := os.Create(r.of.out)
+		if err != nil {
+			return usageErr(err)
+		}
+		j := &journal{path: r.of.out, f: f}
+		journals = append(journals, j)
+		if err := sweep.WriteHeaderLine(f, r.header); err != nil {
+			return err
+		}
+		for _, p := range sortedResults(previous) {
+			if err := sweep.WritePointLine(f, p, sweep.WriteOptions{Stable: r.of.stable}); err != nil {
+				return err
+			}
+		}
+	}
+	done := map[string]bool{}
+	for _, p := range previous {
+		done[p.Key()] = true
+	}
+	var todo []sweep.Point
+	for _, p := range r.points {
+		if !done[p.Key()] {
+			todo = append(todo, p)
+		}
+	}
+	if len(previous) > 0 {
+		fmt.Fprintf(r.stderr, "resuming: %d of %d points already done in %s\n", len(previous), total, resume)
+	}
+
+	// Signals: the first stops starting points and waits for the running
+	// ones, the second abandons them.
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	stop := make(chan struct{})
+	sigs := r.interrupt
+	if sigs == nil {
+		ch := make(chan os.Signal, 2)
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(ch)
+		sigs = ch
+	}
+	var (
+		mu          sync.Mutex
+		running     int
+		interrupted bool
+		writeErr    error
+	)
+	bar := r.newBar(len(todo))
+	quit := make(chan struct{})
+	defer close(quit)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-sigs:
+				n++
+				mu.Lock()
+				interrupted = true
+				rn := running
+				mu.Unlock()
+				if n == 1 {
+					close(stop)
+					r.clearBar(bar)
+					fmt.Fprintf(r.stderr, "\ninterrupted: waiting for %d running points (interrupt again to stop at once)\n", rn)
+				} else {
+					cancel()
+					return
+				}
+			case <-quit:
+				return
+			}
+		}
+	}()
+	if bar != nil {
+		go func() {
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-t.C:
+					bar.Add(0)
+				case <-quit:
+					return
+				}
+			}
+		}()
+	}
+	opts := sweep.RunOptions{
+		Jobs: r.jobs,
+		Stop: stop,
+		OnStart: func(p sweep.Point) {
+			mu.Lock()
+			running++
+			rn := running
+			mu.Unlock()
+			if bar != nil {
+				bar.Describe(fmt.Sprintf("sweep: %d running", rn))
+			}
+		},
+		OnDone: func(p *sweep.PointResult) {
+			mu.Lock()
+			running--
+			rn := running
+			mu.Unlock()
+			for _, j := range journals {
+				if err := sweep.WritePointLine(j.f, p, sweep.WriteOptions{Stable: r.of.stable}); err != nil && writeErr == nil {
+					writeErr = fmt.Errorf("%s: %v", j.path, err)
+				}
+			}
+			if bar != nil {
+				bar.Describe(fmt.Sprintf("sweep: %d running", rn))
+				bar.Add(1)
+			}
+		},
+	}
+	results := r.spec.Run(ctx, todo, opts)
+	r.clearBar(bar)
+	mu.Lock()
+	wasInterrupted := interrupted
+	mu.Unlock()
+	if writeErr != nil {
+		return writeErr
+	}
+	all := sortedResults(append(append([]*sweep.PointResult{}, previous...), results...))
+
+	// Rewrite the incremental files in point order (atomically).
+	closeAll()
+	for _, j := range journals {
+		if err := writeFileAtomic(j.path, func(w io.Writer) error {
+			return sweep.Write(w, "jsonl", r.header, all, total, sweep.WriteOptions{Stable: r.of.stable})
+		}); err != nil {
+			return err
+		}
+	}
+	if err := r.output(all, total, journals); err != nil {
+		return err
+	}
+	if pf.file != "" && len(all) > 0 {
+		if err := drawPlot(pf, &r.header.Sweep, r.spec.ModelFile, all); err != nil {
+			return usageErr(err)
+		}
+	}
+	if wasInterrupted {
+		where := ""
+		for _, j := range journals {
+			where = j.path
+		}
+		msg := fmt.Sprintf("interrupted: %d of %d points done", len(all), total)
+		if where != "" {
+			msg += fmt.Sprintf("; resume with --resume %s", where)
+		}
+		return &exitError{code: ExitInterrupted, err: errors.New(msg)}
+	}
+	return sweepExit(all)
+}
+
+// output writes the results in the chosen format to --out or stdout
+// (a jsonl --out file is one of the journals, already written).
+func (r *sweepRun) output(all []*sweep.PointResult, total int, journals []*journal) error {
+	wo := sweep.WriteOptions{Stable: r.of.stable}
+	stdout := r.stdout
+	switch {
+	case r.of.out == "":
+		if err := sweep.Write(stdout, r.of.format, r.header, all, total, wo); err != nil {
+			return err
+		}
+	case r.of.format == "jsonl":
+		// Written as a journal.
+	default:
+		if err := writeFileAtomic(r.of.out, func(w io.Writer) error {
+			return sweep.Write(w, r.of.format, r.header, all, total, wo)
+		}); err != nil {
+			return err
+		}
+	}
+	if r.of.format != "table" || r.of.out != "" {
+		fmt.Fprintln(r.stderr, sweep.Summarise(all, total))
+	}
+	return nil
+}
+
+func sortedResults(rs []*sweep.PointResult) []*sweep.PointResult {
+	out := append([]*sweep.PointResult{}, rs...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
+	return out
+}
+
+// sweepExit maps point statuses to the exit code.
+func sweepExit(all []*sweep.PointResult) error {
+	code := ExitOK
+	for _, p := range all {
+		switch p.Status() {
+		case "error":
+			return &exitError{code: ExitUsage, err: errors.New("model errors at some points (see the note column)")}
+		case "missed":
+			code = ExitViolated
+		}
+	}
+	if code != ExitOK {
+		return &exitError{code: code, err: errors.New("")}
+	}
+	return nil
+}
+
+// openResume reads a resume file (if it exists) and opens it for
+// appending; a file that does not exist is created with the header.
+func openResume(path string, h sweep.Header) ([]*sweep.PointResult, *journal, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := sweep.WriteHeaderLine(f, h); err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+		return nil, &journal{path: path, f: f}, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := sweep.ReadResults(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("--resume %s: %v", path, err)
+	}
+	if why := sweep.SameSweep(res.Header.Sweep, h.Sweep); why != "" {
+		f.Close()
+		return nil, nil, fmt.Errorf("--resume %s: the file holds another sweep (%s)", path, why)
+	}
+	// Drop an incomplete last line, then append.
+	if err := f.Truncate(res.ValidLen); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if _, err := f.Seek(res.ValidLen, io.SeekStart); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return res.Points, &journal{path: path, f: f}, nil
+}
+
+func samePath(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+// writeFileAtomic writes path through a temporary file renamed over it.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func (r *sweepRun) newBar(n int) *progressbar.ProgressBar {
+	if !r.progress || n == 0 {
+		return nil
+	}
+	return progressbar.NewOptions(n,
+		progressbar.OptionSetWriter(r.stderr),
+		progressbar.OptionSetDescription("sweep: 0 running"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetItsString("points"),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+func (r *sweepRun) clearBar(bar *progressbar.ProgressBar) {
+	if bar != nil {
+		bar.Clear()
+	}
+}
+
+// drawPlot draws the --plot file; model compiles the overlay.
+func drawPlot(pf *plotFlags, s *sweep.SpecJSON, m *model.File, all []*sweep.PointResult) error {
+	var overlay sweep.OverlayFunc
+	if pf.overlay != "" {
+		var err error
+		if overlay, err = sweep.ModelOverlay(m, s.Set, pf.overlay); err != nil {
+			return fmt.Errorf("--plot-overlay %v", err)
+		}
+	}
+	d, err := sweep.Plot(s, all, sweep.PlotOptions{X: pf.x, Y: pf.y, Series: pf.series, Where: pf.where, Overlay: pf.overlay}, overlay)
+	if err != nil {
+		return err
+	}
+	title := pf.title
+	if title == "" {
+		title = fmt.Sprintf("%s: %s", s.ModelName, d.YLabel)
+	}
+	return sweepplot.Save(pf.file, d, title)
+}
+
+func newSweepMergeCmd(stdout, stderr io.Writer) *cobra.Command {
+	var (
+		of      outFlags
+		pf      plotFlags
+		partial bool
+	)
+	cmd := &cobra.Command{
+		Use:   "merge FILE...",
+		Short: "Join the result files of sweep shards into one result",
+		Long: `Join result files (--format jsonl or json) of the shards of one sweep into the result a
+single run of the whole sweep prints: the same points in the same order, in any format.
+The files must come from the same sweep (same model, queries, grid and options); every
+point must be present unless --partial is given.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := of.check(); err != nil {
+				return usageErr(err)
+			}
+			h, all, err := mergeFiles(args, partial)
+			if err != nil {
+				return usageErr(err)
+			}
+			r := &sweepRun{header: h, stdout: stdout, stderr: stderr, of: of}
+			if of.format == "jsonl" && of.out != "" {
+				if err := writeFileAtomic(of.out, func(w io.Writer) error {
+					return sweep.Write(w, "jsonl", h, all, h.Sweep.Points, sweep.WriteOptions{Stable: of.stable})
+				}); err != nil {
+					return err
+				}
+			}
+			if err := r.output(all, h.Sweep.Points, nil); err != nil {
+				return err
+			}
+			if pf.file != "" {
+				var m *model.File
+				if pf.overlay != "" {
+					if m, err = mergedModel(&h.Sweep); err != nil {
+						return usageErr(err)
+					}
+				}
+				if err := drawPlot(&pf, &h.Sweep, m, all); err != nil {
+					return usageErr(err)
+				}
+			}
+			return sweepExit(all)
+		},
+	}
+	of.register(cmd)
+	pf.register(cmd)
+	cmd.Flags().BoolVar(&partial, "partial", false, "allow points to be missing (the summary says how many)")
+	return cmd
+}
+
+// mergeFiles reads result files of one sweep and returns their header
+// (without shard) and the union of their points in index order.
+func mergeFiles(paths []string, partial bool) (sweep.Header, []*sweep.PointResult, error) {
+	var (
+		h     sweep.Header
+		byIdx = map[int]*sweep.PointResult{}
+	)
+	for i, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return h, nil, err
+		}
+		res, err := sweep.ReadResults(f)
+		f.Close()
+		if err != nil {
+			return h, nil, fmt.Errorf("%s: %v", path, err)
+		}
+		if res.Truncated {
+			return h, nil, fmt.Errorf("%s: the last line is incomplete (was the shard killed? resume it with --resume %s)", path, path)
+		}
+		if i == 0 {
+			h = res.Header
+			h.Shard = nil
+		} else if why := sweep.SameSweep(h.Sweep, res.Header.Sweep); why != "" {
+			return h, nil, fmt.Errorf("%s and %s come from different sweeps: %s", paths[0], path, why)
+		}
+		for _, p := range res.Points {
+			if p.Index < 0 || p.Index >= h.Sweep.Points {
+				return h, nil, fmt.Errorf("%s: point %s has index %d, outside the sweep's %d points", path, p.Key(), p.Index, h.Sweep.Points)
+			}
+			if q, ok := byIdx[p.Index]; ok {
+				if q.Key() != p.Key() {
+					return h, nil, fmt.Errorf("%s: point %d is %s here and %s in an earlier file", path, p.Index, p.Key(), q.Key())
+				}
+				continue
+			}
+			byIdx[p.Index] = p
+		}
+	}
+	var all []*sweep.PointResult
+	var missing []int
+	for i := range h.Sweep.Points {
+		if p, ok := byIdx[i]; ok {
+			all = append(all, p)
+		} else {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 && !partial {
+		show := missing
+		if len(show) > 10 {
+			show = show[:10]
+		}
+		return h, nil, fmt.Errorf("%d of %d points are missing (indices %v...); give every shard's file, or --partial", len(missing), h.Sweep.Points, show)
+	}
+	return h, all, nil
+}
+
+// mergedModel finds the model of merged results, for plot overlays: the
+// reference as written, relative to the sweep file or the working
+// directory, or a bundled model; its digest must match the results'.
+func mergedModel(s *sweep.SpecJSON) (*model.File, error) {
+	dir := ""
+	if s.File != "" {
+		dir = filepath.Dir(s.File)
+	}
+	ms, err := resolveSweepModel(s.Model, dir)
+	if err != nil {
+		return nil, fmt.Errorf("--plot-overlay needs the model %s: %v", s.Model, err)
+	}
+	sum := sha256.Sum256(ms.Src)
+	if hex.EncodeToString(sum[:]) != s.ModelSHA256 {
+		return nil, fmt.Errorf("--plot-overlay: model %s has changed since the sweep ran", s.Model)
+	}
+	return model.Parse(ms.Name, ms.Src)
+}

@@ -1,0 +1,368 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tcheck/tcheck/queries/sweep"
+)
+
+// repoRoot is the module root seen from this package's directory.
+const repoRoot = "../../../.."
+
+// bundledDirs are where the bundled models live: the agreement package, or
+// testdata/models before they moved there.
+var bundledDirs = []string{repoRoot + "/agreement", repoRoot + "/testdata/models"}
+
+func init() {
+	// Until the bundled models are registered, resolve their names to the
+	// files, so that the sweep files (model: timeout) load in tests.
+	registered := bundledModel
+	bundledModel = func(name string) ([]byte, string, bool) {
+		if b, n, ok := registered(name); ok {
+			return b, n, ok
+		}
+		if name != "timeout" && name != "agreement" {
+			return nil, "", false
+		}
+		p := bundledPath(name)
+		b, err := os.ReadFile(p)
+		return b, p, err == nil
+	}
+}
+
+// bundledPath returns the file of a bundled model.
+func bundledPath(name string) string {
+	for _, d := range bundledDirs {
+		p := filepath.Join(d, name+".yaml")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return filepath.Join(bundledDirs[0], name+".yaml")
+}
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+	buildOut  []byte
+)
+
+// tcheckBinary builds the tcheck command once for the tests that run it
+// as separate processes.
+func tcheckBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "tcheck-test-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "tcheck")
+		cmd := exec.Command("go", "build", "-o", binPath, "github.com/tcheck/tcheck/cmd/tcheck")
+		buildOut, buildErr = cmd.CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("go build: %v\n%s", buildErr, buildOut)
+	}
+	return binPath
+}
+
+// timeoutSweep is a small sweep of the timeout model (6 points, well
+// under a second) with verdicts and a sup value per point.
+func timeoutSweep() []string {
+	return []string{"sweep", bundledPath("timeout"), "--grid", "c1=1", "--grid", "c2=1..2", "--grid", "d=0..2",
+		"-q", "A1", "-q", "A2", "-q", "detection=sup{Process.halted && !has_halted && !Observer.halted}: Process.x", "--no-progress"}
+}
+
+// stableJSONL rewrites a jsonl result file with the volatile fields
+// cleared, so that runs can be compared byte for byte.
+func stableJSONL(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := sweep.ReadResults(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if res.Truncated {
+		t.Errorf("%s: truncated", path)
+	}
+	var b bytes.Buffer
+	if err := sweep.Write(&b, "jsonl", res.Header, res.Points, res.Header.Sweep.Points, sweep.WriteOptions{Stable: true}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestSweepShardsMergeToTheUnshardedResult runs a sweep whole and as three
+// shards in separate processes (two with --shard i/n, one the way a
+// Kubernetes Indexed Job runs it, from JOB_COMPLETION_INDEX), merges the
+// shards, and compares every output format with the unsharded run's, byte
+// for byte with --stable (which omits time and memory) and after clearing
+// time and memory in the jsonl files written without it.
+func TestSweepShardsMergeToTheUnshardedResult(t *testing.T) {
+	bin := tcheckBinary(t)
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.jsonl")
+	if out, err := exec.Command(bin, append(timeoutSweep(), "--format", "jsonl", "--out", whole)...).CombinedOutput(); err != nil {
+		t.Fatalf("unsharded sweep: %v\n%s", err, out)
+	}
+	var wg sync.WaitGroup
+	shards := make([]string, 3)
+	errs := make([]error, 3)
+	outs := make([][]byte, 3)
+	for i := range 3 {
+		shards[i] = filepath.Join(dir, "shard-"+string(rune('0'+i))+".jsonl")
+		args := append(timeoutSweep(), "--format", "jsonl", "--out", shards[i])
+		cmd := exec.Command(bin, args...)
+		if i == 2 {
+			cmd.Args = append(cmd.Args, "--shard", "auto")
+			cmd.Env = append(os.Environ(), "JOB_COMPLETION_INDEX=2", "TCHECK_SHARDS=3")
+		} else {
+			cmd.Args = append(cmd.Args, "--shard", string(rune('0'+i))+"/3")
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i], errs[i] = cmd.CombinedOutput()
+		}()
+	}
+	wg.Wait()
+	for i := range 3 {
+		if errs[i] != nil {
+			t.Fatalf("shard %d: %v\n%s", i, errs[i], outs[i])
+		}
+	}
+	// Every shard holds its own points only.
+	total := 0
+	for i, s := range shards {
+		f, _ := os.Open(s)
+		res, err := sweep.ReadResults(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Header.Shard == nil || res.Header.Shard.Index != i || res.Header.Shard.Count != 3 {
+			t.Errorf("shard %d: header shard %+v", i, res.Header.Shard)
+		}
+		for _, p := range res.Points {
+			if p.Index%3 != i {
+				t.Errorf("shard %d holds point %d", i, p.Index)
+			}
+		}
+		total += len(res.Points)
+	}
+	if total != 6 {
+		t.Errorf("the shards hold %d points, want 6", total)
+	}
+	merged := filepath.Join(dir, "merged.jsonl")
+	if out, err := exec.Command(bin, append([]string{"sweep", "merge", "--format", "jsonl", "--out", merged}, shards...)...).CombinedOutput(); err != nil {
+		t.Fatalf("merge: %v\n%s", err, out)
+	}
+	if a, b := stableJSONL(t, whole), stableJSONL(t, merged); a != b {
+		t.Errorf("merged jsonl differs from the unsharded run:\n%s\nwant\n%s", b, a)
+	}
+	for _, format := range sweep.Formats {
+		want, err := exec.Command(bin, append(timeoutSweep(), "--format", format, "--stable")...).Output()
+		if err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		got, err := exec.Command(bin, append([]string{"sweep", "merge", "--format", format, "--stable"}, shards...)...).Output()
+		if err != nil {
+			t.Fatalf("merge %s: %v", format, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: merged output differs from the unsharded run:\n%s\nwant\n%s", format, got, want)
+		}
+	}
+	// A missing shard is an error unless --partial.
+	code, _, stderr := run("sweep", "merge", shards[0], shards[1])
+	if code != ExitUsage || !strings.Contains(stderr, "2 of 6 points are missing") {
+		t.Errorf("merge without a shard: exit %d, %q", code, stderr)
+	}
+	if code, _, _ := run("sweep", "merge", "--partial", shards[0], shards[1]); code != ExitOK {
+		t.Errorf("merge --partial: exit %d", code)
+	}
+}
+
+// TestSweepInterruptedAndResumedLosesNoPoint interrupts a sweep with
+// SIGINT once some points are in its --resume file, checks that the file
+// is a valid result file holding the finished points, resumes it, and
+// compares the result with an uninterrupted run.
+func TestSweepInterruptedAndResumedLosesNoPoint(t *testing.T) {
+	bin := tcheckBinary(t)
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "r.jsonl")
+	// Fischer N=2..6: the points grow from a millisecond to a fifth of a
+	// second (the last ones stop at the state limit), so the sweep is
+	// still running when the signal comes after the second point.
+	args := []string{"sweep", repoRoot + "/testdata/fischer.yaml", "--grid", "N=2..6", "--grid", "w=9..10", "-q", "mutex", "-q", "no-deadlock",
+		"--max-states", "30000", "-j", "1", "--no-progress"}
+	cmd := exec.Command(bin, append(args, "--resume", journal)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		b, _ := os.ReadFile(journal)
+		if bytes.Count(b, []byte("\n")) >= 3 { // header and two points
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no points after 20s: %s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("interrupted sweep: %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "resume with --resume") {
+		t.Errorf("stderr does not say how to resume:\n%s", stderr.String())
+	}
+	f, _ := os.Open(journal)
+	res, err := sweep.ReadResults(f)
+	f.Close()
+	if err != nil || res.Truncated {
+		t.Fatalf("the interrupted file is not a valid result file: %v (truncated %v)", err, res != nil && res.Truncated)
+	}
+	done := len(res.Points)
+	if done < 2 || done >= 10 {
+		t.Fatalf("%d of 10 points in the interrupted file, want 2..9", done)
+	}
+	cmd = exec.Command(bin, append(args, "--resume", journal)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("resumed sweep: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "resuming: ") {
+		t.Errorf("no resuming message:\n%s", out)
+	}
+	whole := filepath.Join(dir, "whole.jsonl")
+	if out, err := exec.Command(bin, append(args, "--format", "jsonl", "--out", whole)...).CombinedOutput(); err != nil {
+		t.Fatalf("whole sweep: %v\n%s", err, out)
+	}
+	if a, b := stableJSONL(t, whole), stableJSONL(t, journal); a != b {
+		t.Errorf("resumed result differs from an uninterrupted run:\n%s\nwant\n%s", b, a)
+	}
+}
+
+// TestSweepResumeDropsATruncatedLine resumes from a file whose last line
+// was cut off (the writer was killed): the line is dropped, its point run
+// again, and the file ends complete.
+func TestSweepResumeDropsATruncatedLine(t *testing.T) {
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "r.jsonl")
+	args := []string{"sweep", repoRoot + "/testdata/fischer.yaml", "--grid", "N=2..3", "--grid", "w=9..10", "-q", "mutex", "--no-progress", "--stable"}
+	if code, _, stderr := run(append(args, "--resume", journal)...); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	full, _ := os.ReadFile(journal)
+	lines := strings.SplitAfter(string(full), "\n")
+	// Keep the header, two points and half of the third.
+	cut := lines[0] + lines[1] + lines[2] + lines[3][:len(lines[3])/2]
+	os.WriteFile(journal, []byte(cut), 0o644)
+	code, _, stderr := run(append(args, "--resume", journal)...)
+	if code != ExitOK || !strings.Contains(stderr, "resuming: 2 of 4 points") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	again, _ := os.ReadFile(journal)
+	if string(again) != string(full) {
+		t.Errorf("resumed file:\n%s\nwant\n%s", again, full)
+	}
+	// A resume file of another sweep is refused.
+	code, _, stderr = run("sweep", repoRoot+"/testdata/fischer.yaml", "--grid", "N=2..4", "-q", "mutex", "--resume", journal)
+	if code != ExitUsage || !strings.Contains(stderr, "another sweep (the grids differ)") {
+		t.Errorf("other sweep: exit %d, %q", code, stderr)
+	}
+}
+
+func TestSweepTableGolden(t *testing.T) {
+	code, out, stderr := run(append(timeoutSweep(), "--stable")...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "sweep-timeout.txt", out)
+}
+
+// TestSweepFilePaperTable runs the shipped timeout sweep file restricted
+// to its cheapest points and checks its expectations (the detection delay
+// is exactly T on every row of the paper's table 2.1).
+func TestSweepFilePaperTable(t *testing.T) {
+	code, out, stderr := run("sweep", repoRoot+"/testdata/sweeps/timeout-paper.sweep.yaml", "--stable", "--no-progress", "--where", "c1 == 1 && d <= 2")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
+	}
+	if !strings.Contains(out, "6 points: 6 ok") || strings.Contains(out, "!") {
+		t.Errorf("unexpected table:\n%s", out)
+	}
+}
+
+func TestSweepExitCodes(t *testing.T) {
+	fischer := repoRoot + "/testdata/fischer.yaml"
+	dir := t.TempDir()
+	wrong := filepath.Join(dir, "wrong.sweep.yaml")
+	os.WriteFile(wrong, []byte("model: "+filepath.Join("..", "..", "..", "..", "..")+"/nonexistent\ngrid: {N: 2}\n"), 0o644)
+	missed := filepath.Join(dir, "missed.sweep.yaml")
+	abs, _ := filepath.Abs(fischer)
+	os.WriteFile(missed, []byte("model: "+abs+"\nqueries: [mutex]\ngrid: {N: 2, w: 9..10}\nexpect: {mutex: satisfied}\n"), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"ok", []string{"sweep", fischer, "--grid", "N=2", "--grid", "w=9..10", "-q", "mutex"}, ExitOK, ""},
+		{"expectation missed", []string{"sweep", missed}, ExitViolated, ""},
+		{"model error at a point", []string{"sweep", bundledPath("timeout"), "--grid", "c1=0..1", "-q", "A1"}, ExitUsage, "model errors"},
+		{"no grid", []string{"sweep", fischer}, ExitUsage, "no grid"},
+		{"not a parameter", []string{"sweep", fischer, "--grid", "x=1"}, ExitUsage, "x is not a parameter"},
+		{"bad shard", []string{"sweep", fischer, "--grid", "N=2", "--shard", "3/3"}, ExitUsage, "0 <= i < n"},
+		{"bad format", []string{"sweep", fischer, "--grid", "N=2", "--format", "xml"}, ExitUsage, "--format"},
+		{"flags with a sweep file", []string{"sweep", missed, "--grid", "N=3"}, ExitUsage, "give it in the sweep file"},
+		{"missing model", []string{"sweep", wrong}, ExitUsage, "nonexistent"},
+		{"bad plot", []string{"sweep", fischer, "--grid", "N=2", "--plot", filepath.Join(dir, "x.gif")}, ExitUsage, ".svg"},
+	} {
+		code, _, stderr := run(append(tc.args, "--no-progress")...)
+		if code != tc.code || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("%s: exit %d (want %d), stderr %q (want %q)", tc.name, code, tc.code, stderr, tc.msg)
+		}
+	}
+}
+
+// TestSweepPlotSVG draws the detection delay of the timeout model against
+// d, one line per c2, with T overlaid.
+func TestSweepPlotSVG(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "delay.svg")
+	code, _, stderr := run(append(timeoutSweep(), "--plot", svg, "--plot-overlay", "T", "--plot-y", "worst-time")...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, want := range []string{"<svg", ">c2=1<", ">c2=2<", ">T (c2=1)<", ">detection<", ">d<"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the SVG has no %q", want)
+		}
+	}
+}

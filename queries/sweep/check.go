@@ -60,6 +60,8 @@ type QueryResult struct {
 	Explored     int64
 	Explorations int
 	Error        string
+	// ExpectPos is where the expectation is written (not in result files).
+	ExpectPos model.Pos
 }
 
 // PointResult is the outcome of one point.
@@ -200,13 +202,13 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 		}
 		switch {
 		case bounds[i] != nil:
-			qr.Expected = exps[i].Raw
+			qr.Expected, qr.ExpectPos = exps[i].Raw, exps[i].Pos
 			qr.OK, err = bounds[i].holds(net, r)
 			if err != nil {
 				qr.OK, qr.Error = false, err.Error()
 			}
 		case r.Query.Expect.Given || r.Query.Expect.MaxStates > 0:
-			qr.OK = r.Matches()
+			qr.OK, qr.ExpectPos = r.Matches(), exps[i].Pos
 		default:
 			qr.OK = r.Verdict != queries.Error
 		}

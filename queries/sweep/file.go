@@ -3,6 +3,7 @@ package sweep
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,6 +21,20 @@ import (
 // names of bundled models.
 type Resolver func(ref, dir string) (ModelSource, error)
 
+// FileResolver resolves model references as file paths, relative to the
+// sweep file's directory unless absolute (no bundled models).
+func FileResolver(ref, dir string) (ModelSource, error) {
+	p := ref
+	if !filepath.IsAbs(ref) {
+		p = filepath.Join(dir, ref)
+	}
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return ModelSource{}, err
+	}
+	return ModelSource{Ref: ref, Name: p, Src: src}, nil
+}
+
 // IsSweepFile reports whether path names a sweep file (*.sweep.yaml or
 // *.sweep.yml).
 func IsSweepFile(path string) bool {
@@ -30,8 +45,12 @@ var sweepKeys = []string{"comment", "model", "set", "queries", "grid", "where", 
 var optionKeys = []string{"order", "extrapolation", "global-bounds", "max-states", "timeout", "max-memory"}
 
 // ParseFile reads a sweep file (format: docs/sweep.md) and the model it
-// refers to. Every error names file:line:col.
+// refers to, found by resolve (FileResolver when nil). Every error names
+// file:line:col.
 func ParseFile(path string, src []byte, resolve Resolver) (*Spec, error) {
+	if resolve == nil {
+		resolve = FileResolver
+	}
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(src)).Decode(&doc); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)

@@ -1,0 +1,141 @@
+package regress
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const modelSrc = `# a comment that must stay
+name: m
+declarations: |
+  int[0, 5] v = 0;
+templates:
+  - name: P
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, update: v = 3}
+system: |
+  system P;
+queries:
+  plain:
+    formula: E<> v == 3
+    expect: violated   # trailing comment
+  single:
+    formula: E<> v == 4
+    expect: 'satisfied'
+  double:
+    formula: "sup: v"
+    expect: "5"
+  flow: {formula: "inf: v", expect: 1, comment: in a flow mapping}
+  untouched:
+    formula: E<> P.b
+    expect: satisfied
+`
+
+func TestRewriteExpectationsKeepsEverythingElse(t *testing.T) {
+	edits := map[string]string{"plain": "satisfied", "single": "violated", "double": "<3", "flow": "0"}
+	out, err := RewriteExpectations("m.yaml", []byte(modelSrc), edits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.NewReplacer(
+		"expect: violated   # trailing", "expect: satisfied   # trailing",
+		"expect: 'satisfied'", "expect: 'violated'",
+		`expect: "5"`, `expect: "<3"`,
+		"expect: 1,", "expect: 0,",
+	).Replace(modelSrc)
+	if string(out) != want {
+		t.Errorf("rewritten:\n%s\nwant\n%s", out, want)
+	}
+}
+
+func TestRewriteExpectationsQuotesWhenNeeded(t *testing.T) {
+	for _, tc := range []struct {
+		value, want string
+	}{
+		{">7", `expect: ">7"`},     // '>' starts a folded scalar
+		{"1, 2", `expect: "1, 2"`}, // a comma ends a plain scalar in flow context
+		{"<4", "expect: <4"},       // plain is fine
+		{"inf", "expect: inf"},     // a string, not a float, for the model loader
+		{"none", "expect: none"},
+	} {
+		out, err := RewriteExpectations("m.yaml", []byte(modelSrc), map[string]string{"plain": tc.value})
+		if err != nil {
+			t.Errorf("%s: %v", tc.value, err)
+			continue
+		}
+		if !strings.Contains(string(out), tc.want+"   # trailing") {
+			t.Errorf("%s: got\n%s", tc.value, out)
+		}
+	}
+}
+
+func TestRewriteExpectationsRefusesBlockScalars(t *testing.T) {
+	src := strings.Replace(modelSrc, "expect: violated   # trailing comment", "expect: |\n      violated", 1)
+	if _, err := RewriteExpectations("m.yaml", []byte(src), map[string]string{"plain": "satisfied"}); err == nil || !strings.Contains(err.Error(), "single-line") {
+		t.Errorf("error %v, want a refusal", err)
+	}
+}
+
+// TestDiscoverFindsModelsAndSweeps: directories are walked for models with
+// queries and sweep files; other YAML files are left alone.
+func TestDiscoverFindsModelsAndSweeps(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("b/model.yaml", modelSrc)
+	write("a/x.sweep.yaml", "model: ../b/model.yaml\ngrid: {}\n")
+	write("k8s/job.yaml", "apiVersion: batch/v1\nkind: Job\n")
+	write("noqueries.yaml", "name: m\ntemplates: []\nsystem: x\n")
+	write(".hidden/model.yaml", modelSrc)
+	write("testdata/fuzz/model.yaml", modelSrc)
+	got, err := Discover([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		got[i], _ = filepath.Rel(dir, got[i])
+	}
+	want := []string{"a/x.sweep.yaml", "b/model.yaml"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Discover = %v, want %v", got, want)
+	}
+	if _, err := Discover([]string{filepath.Join(dir, "nosuch")}); err == nil {
+		t.Errorf("a missing path is not an error")
+	}
+}
+
+// TestCheckFileStatuses checks the fixtures of testdata/regress.
+func TestCheckFileStatuses(t *testing.T) {
+	for _, tc := range []struct {
+		path               string
+		pass, fail, errors int
+		skipped            string
+	}{
+		{"../../testdata/regress/ok/select.yaml", 6, 0, 0, ""},
+		{"../../testdata/regress/ok/fischer.sweep.yaml", 8, 0, 0, ""},
+		{"../../testdata/regress/wrong/select-wrong.yaml", 4, 2, 0, ""},
+		{"../../testdata/regress/wrong/fischer-wrong.sweep.yaml", 1, 1, 0, ""},
+		{"../../testdata/regress/broken/overflow.yaml", 0, 0, 1, ""},
+		{"../../testdata/regress/broken/syntax-error.yaml", 0, 0, 1, ""},
+		{"../../queries/testdata/errors/range.yaml", 0, 0, 0, "no expectations"},
+	} {
+		r := CheckFile(context.Background(), tc.path, Options{Jobs: 2})
+		p, f, e := r.Counts()
+		if p != tc.pass || f != tc.fail || e != tc.errors || r.Skipped != tc.skipped {
+			t.Errorf("%s: %d passed, %d failed, %d errors, skipped %q (err %v); want %d, %d, %d, %q",
+				tc.path, p, f, e, r.Skipped, r.Err, tc.pass, tc.fail, tc.errors, tc.skipped)
+		}
+	}
+}

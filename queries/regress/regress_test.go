@@ -139,3 +139,29 @@ func TestCheckFileStatuses(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateLeavesClaimsAlone: --update rewrites recorded answers but not
+// expectations that compare with an expression ("<= 2" stays, and the
+// case keeps failing).
+func TestUpdateLeavesClaimsAlone(t *testing.T) {
+	src := strings.NewReplacer("expect: violated   # trailing comment", "expect: violated",
+		`expect: "5"`, `expect: "<= 2"`).Replace(modelSrc)
+	path := filepath.Join(t.TempDir(), "m.yaml")
+	os.WriteFile(path, []byte(src), 0o644)
+	r := CheckFile(context.Background(), path, Options{})
+	if _, f, e := r.Counts(); f != 4 || e != 0 {
+		t.Fatalf("%d failed, %d errors before the update, want 4, 0 (err %v)", f, e, r.Err)
+	}
+	n, skipped, err := Update(r)
+	if err != nil || n != 3 || len(skipped) != 1 || !strings.Contains(skipped[0], "double") {
+		t.Fatalf("Update = %d, %v, %v; want 3 rewritten and double skipped", n, skipped, err)
+	}
+	got, _ := os.ReadFile(path)
+	if !strings.Contains(string(got), `expect: "<= 2"`) || !strings.Contains(string(got), "expect: satisfied\n") {
+		t.Errorf("updated file:\n%s", got)
+	}
+	r = CheckFile(context.Background(), path, Options{})
+	if p, f, _ := r.Counts(); p != 4 || f != 1 {
+		t.Errorf("after the update %d passed, %d failed; want 4, 1", p, f)
+	}
+}

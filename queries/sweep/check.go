@@ -120,8 +120,9 @@ type CheckOptions struct {
 }
 
 // CheckPoint compiles the model with the point's parameters and answers
-// the sweep's queries there, each group of queries that share an
-// exploration in turn, with the time left of the point's timeout.
+// the sweep's queries there: the queries without deadlock, then those with
+// it (queries.Check shares an exploration within each group), each group
+// given the time left of the point's timeout.
 func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 	now := co.Now
 	if now == nil {
@@ -315,33 +316,31 @@ func (b *boundExpect) holds(net *model.Network, r *queries.Result) (bool, error)
 	return true, nil
 }
 
-// batches groups query indices by exploration, as queries.Check shares
-// them: reachability queries without deadlock, those with deadlock, each
-// sup/inf on its own, and any other kinds together.
+// batches groups query indices by exploration as queries.Check shares
+// them: the queries without deadlock (E<>, A[], sup, inf), those with it,
+// and any other kinds; each batch is checked with the time left of the
+// point's timeout.
 func batches(qs []*queries.Query) [][]int {
 	var plain, dead, other []int
-	var out [][]int
 	for i, q := range qs {
 		switch q.Kind {
-		case syntax.QueryEF, syntax.QueryAG:
+		case syntax.QueryEF, syntax.QueryAG, syntax.QuerySup, syntax.QueryInf:
 			if hasDeadlock(q.Formula) {
 				dead = append(dead, i)
 			} else {
 				plain = append(plain, i)
 			}
-		case syntax.QuerySup, syntax.QueryInf:
-			out = append(out, []int{i})
 		default:
 			other = append(other, i)
 		}
 	}
-	var head [][]int
+	var out [][]int
 	for _, b := range [][]int{plain, dead, other} {
 		if len(b) > 0 {
-			head = append(head, b)
+			out = append(out, b)
 		}
 	}
-	return append(head, out...)
+	return out
 }
 
 func hasDeadlock(f *model.Formula) bool {

@@ -16,9 +16,9 @@
 //
 // CheckPoint compiles the model with the point's parameters (Spec.Set and
 // the point's values override the model's parameters) and answers the
-// queries there with queries.Check, one group of queries per exploration as
-// Check shares them (reachability without deadlock, with deadlock, each
-// sup/inf alone), each group given the time left of the point's timeout.
+// queries there with queries.Check, in two groups as Check shares
+// explorations (the queries without deadlock, those with it), each group
+// given the time left of the point's timeout.
 // The model file's own expectations hold at its default parameters and are
 // ignored; the sweep's expectations (Spec.Expect, rules selected by `when`
 // conditions, later rules overriding earlier ones) are checked instead.

@@ -206,6 +206,13 @@ func yValue(s *SpecJSON, y string) (func(*PointResult) (float64, bool), string, 
 			}
 		}
 	}
+	// A query of that name wins over the keywords (the bundled agreement
+	// model has a sup query named worst-time).
+	for _, c := range columns(s) {
+		if c == y && y != "states" && y != "time" && y != "memory" {
+			return queryValue(s, y)
+		}
+	}
 	switch y {
 	case "states":
 		return func(p *PointResult) (float64, bool) { return float64(p.States), p.Error == "" }, "stored states", nil
@@ -221,6 +228,11 @@ func yValue(s *SpecJSON, y string) (func(*PointResult) (float64, bool), string, 
 		}
 		return nil, "", fmt.Errorf("--plot-y worst-time: the sweep has no sup query (add one with -q, e.g. -q 'sup{cond}: clock')")
 	}
+	return queryValue(s, y)
+}
+
+// queryValue returns the extractor of a query column's value.
+func queryValue(s *SpecJSON, y string) (func(*PointResult) (float64, bool), string, error) {
 	for i, q := range s.Queries {
 		if q.Kind == "sup" || q.Kind == "inf" {
 			if y == q.Name && len(q.Terms) == 1 {
@@ -248,11 +260,7 @@ func yValue(s *SpecJSON, y string) (func(*PointResult) (float64, bool), string, 
 			}, q.Name + " (1 satisfied, 0 violated)", nil
 		}
 	}
-	var choices []string
-	for _, c := range columns(s) {
-		choices = append(choices, c)
-	}
-	return nil, "", fmt.Errorf("--plot-y %q: want worst-time, states, time, memory or a query (%s)", y, strings.Join(choices, ", "))
+	return nil, "", fmt.Errorf("--plot-y %q: want worst-time, states, time, memory or a query (%s)", y, strings.Join(columns(s), ", "))
 }
 
 func valueAt(i, k int) func(*PointResult) (float64, bool) {

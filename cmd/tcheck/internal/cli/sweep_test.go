@@ -366,3 +366,35 @@ func TestSweepPlotSVG(t *testing.T) {
 		}
 	}
 }
+
+// TestPaperSweepFilesLoad parses the sweep files of the paper's tables
+// (without running the large instances) and checks their sizes against
+// tables 2.1 and 2.2 of seed-models.md.
+func TestPaperSweepFilesLoad(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		points int
+	}{
+		{"timeout-paper.sweep.yaml", 19},
+		{"agreement-paper.sweep.yaml", 40},
+		{"agreement-paper-deadlocks.sweep.yaml", 18},
+	} {
+		path := repoRoot + "/testdata/sweeps/" + tc.file
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sweep.ParseFile(path, src, resolveSweepModel)
+		if err != nil {
+			t.Errorf("%s: %v", tc.file, err)
+			continue
+		}
+		ps, err := s.Points()
+		if err != nil || len(ps) != tc.points {
+			t.Errorf("%s: %d points (%v), want %d", tc.file, len(ps), err, tc.points)
+		}
+		if !s.HasExpectations() {
+			t.Errorf("%s: no expectations", tc.file)
+		}
+	}
+}

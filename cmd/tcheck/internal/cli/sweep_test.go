@@ -5,11 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/tcheck/tcheck/queries/sweep"
 )
@@ -396,5 +399,156 @@ func TestPaperSweepFilesLoad(t *testing.T) {
 		if !s.HasExpectations() {
 			t.Errorf("%s: no expectations", tc.file)
 		}
+	}
+}
+
+// TestJobArrayExamplesRun runs the job scripts of docs/ the way their
+// schedulers would, on a small sweep: the Slurm array script as three
+// tasks (SLURM_ARRAY_TASK_ID), then its merge script; the Kubernetes
+// Indexed Job's script (paths moved into a temporary directory) with
+// JOB_COMPLETION_INDEX, then its merge. Both merged tables must equal the
+// table of a single run.
+func TestJobArrayExamplesRun(t *testing.T) {
+	bin := tcheckBinary(t)
+	dir := t.TempDir()
+	sweepFile := filepath.Join(dir, "small.sweep.yaml")
+	abs, _ := filepath.Abs(bundledPath("timeout"))
+	os.WriteFile(sweepFile, []byte("model: "+abs+"\nqueries:\n  - A2\n  - detection: 'sup{Process.halted && !has_halted && !Observer.halted}: Process.x'\n"+
+		"grid: {c1: 1, c2: 1..2, d: 0..2}\nexpect: {A2: satisfied, detection: = T}\n"), 0o644)
+	want, err := exec.Command(bin, "sweep", sweepFile, "--no-progress").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")
+	t.Run("slurm", func(t *testing.T) {
+		out := filepath.Join(dir, "slurm")
+		for i := range 3 {
+			cmd := exec.Command("bash", repoRoot+"/docs/slurm/sweep.sbatch")
+			cmd.Env = append(os.Environ(), "PATH="+path, "SWEEP="+sweepFile, "OUT="+out,
+				"SLURM_ARRAY_TASK_ID="+strconv.Itoa(i), "SLURM_ARRAY_TASK_MIN=0", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_CPUS_PER_TASK=1")
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("task %d: %v\n%s", i, err, b)
+			}
+		}
+		cmd := exec.Command("bash", repoRoot+"/docs/slurm/merge.sbatch")
+		cmd.Env = append(os.Environ(), "PATH="+path, "OUT="+out, "OVERLAY=T")
+		got, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("merge: %v\n%s", err, got)
+		}
+		compareTables(t, got, want)
+		for _, f := range []string{"sweep.csv", "sweep.jsonl", "sweep.svg"} {
+			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+				t.Errorf("merge wrote no %s", f)
+			}
+		}
+	})
+
+	t.Run("kubernetes", func(t *testing.T) {
+		job := jobScript(t, repoRoot+"/docs/k8s/sweep-job.yaml", "tcheck-sweep")
+		merge := jobScript(t, repoRoot+"/docs/k8s/merge-job.yaml", "tcheck-merge")
+		results := filepath.Join(dir, "k8s")
+		os.MkdirAll(results, 0o755)
+		move := strings.NewReplacer("/sweep/sweep.sweep.yaml", sweepFile, "/results", results)
+		for i := range 3 {
+			cmd := exec.Command("sh", "-c", move.Replace(job.script))
+			cmd.Env = append(os.Environ(), "PATH="+path, "JOB_COMPLETION_INDEX="+strconv.Itoa(i), "TCHECK_SHARDS=3")
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("completion %d: %v\n%s", i, err, b)
+			}
+		}
+		cmd := exec.Command("sh", "-c", move.Replace(merge.script))
+		cmd.Env = append(os.Environ(), "PATH="+path)
+		got, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("merge: %v\n%s", err, got)
+		}
+		compareTables(t, got, want)
+		if job.completions != job.parallelism || job.completions != job.shards {
+			t.Errorf("completions %d, parallelism %d, TCHECK_SHARDS %d: want them equal", job.completions, job.parallelism, job.shards)
+		}
+	})
+}
+
+// compareTables compares sweep tables without their time and memory
+// columns.
+func compareTables(t *testing.T, got, want []byte) {
+	t.Helper()
+	strip := func(b []byte) string {
+		var out []string
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			f := strings.Fields(l)
+			switch {
+			case len(f) > 0 && f[0] == "c1": // header: ... time memory
+				f = f[:len(f)-2]
+			case len(f) > 3 && strings.HasSuffix(f[len(f)-1], "B"): // ... 6ms 5.1 MiB
+				f = f[:len(f)-3]
+			}
+			out = append(out, strings.Join(f, " "))
+		}
+		return strings.Join(out, "\n")
+	}
+	if g, w := strip(got), strip(want); g != w {
+		t.Errorf("merged table:\n%s\nwant\n%s", g, w)
+	}
+}
+
+type k8sJob struct {
+	script                           string
+	completions, parallelism, shards int
+}
+
+// jobScript reads the shell script and sizes of a Job manifest.
+func jobScript(t *testing.T, path, name string) k8sJob {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	for {
+		var doc struct {
+			Kind     string `yaml:"kind"`
+			Metadata struct {
+				Name string `yaml:"name"`
+			} `yaml:"metadata"`
+			Spec struct {
+				CompletionMode string `yaml:"completionMode"`
+				Completions    int    `yaml:"completions"`
+				Parallelism    int    `yaml:"parallelism"`
+				Template       struct {
+					Spec struct {
+						Containers []struct {
+							Command []string `yaml:"command"`
+							Args    []string `yaml:"args"`
+							Env     []struct {
+								Name  string `yaml:"name"`
+								Value string `yaml:"value"`
+							} `yaml:"env"`
+						} `yaml:"containers"`
+					} `yaml:"spec"`
+				} `yaml:"template"`
+			} `yaml:"spec"`
+		}
+		if err := dec.Decode(&doc); err != nil {
+			t.Fatalf("%s: no Job %s (%v)", path, name, err)
+		}
+		if doc.Kind != "Job" || doc.Metadata.Name != name {
+			continue
+		}
+		c := doc.Spec.Template.Spec.Containers[0]
+		if len(c.Command) != 2 || c.Command[0] != "sh" || len(c.Args) != 1 {
+			t.Fatalf("%s: the container does not run a sh -c script", path)
+		}
+		j := k8sJob{script: c.Args[0], completions: doc.Spec.Completions, parallelism: doc.Spec.Parallelism}
+		for _, e := range c.Env {
+			if e.Name == "TCHECK_SHARDS" {
+				j.shards, _ = strconv.Atoi(e.Value)
+			}
+		}
+		if name == "tcheck-sweep" && doc.Spec.CompletionMode != "Indexed" {
+			t.Errorf("%s: completionMode %q, want Indexed", path, doc.Spec.CompletionMode)
+		}
+		return j
 	}
 }

@@ -52,31 +52,17 @@ func bundledPath(name string) string {
 	return filepath.Join(bundledDirs[0], name+".yaml")
 }
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-	buildOut  []byte
-)
-
-// tcheckBinary builds the tcheck command once for the tests that run it
-// as separate processes.
+// tcheckBinary builds the tcheck command into the test's temporary
+// directory, for the tests that run it as separate processes (the build
+// cache makes all but the first build a link).
 func tcheckBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tcheck-test-bin")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "tcheck")
-		cmd := exec.Command("go", "build", "-o", binPath, "github.com/tcheck/tcheck/cmd/tcheck")
-		buildOut, buildErr = cmd.CombinedOutput()
-	})
-	if buildErr != nil {
-		t.Fatalf("go build: %v\n%s", buildErr, buildOut)
+	bin := filepath.Join(t.TempDir(), "tcheck")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/tcheck/tcheck/cmd/tcheck").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return binPath
+	return bin
 }
 
 // timeoutSweep is a small sweep of the timeout model (6 points, well

@@ -103,6 +103,9 @@ missed, 2 a usage or model error, 130 interrupted (the finished points are kept 
 			if err := of.check(); err != nil {
 				return usageErr(err)
 			}
+			if samePath(of.out, resume) && of.format != "jsonl" {
+				return usageErr(fmt.Errorf("--out %s is the --resume file: use --format jsonl, or another --out", of.out))
+			}
 			spec, err := sweepSpec(cmd, args[0], &sf, qs, grid, where)
 			if err != nil {
 				return usageErr(err)

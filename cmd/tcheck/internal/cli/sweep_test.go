@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tcheck/tcheck/queries/sweep"
@@ -328,6 +330,7 @@ func TestSweepExitCodes(t *testing.T) {
 		{"flags with a sweep file", []string{"sweep", missed, "--grid", "N=3"}, ExitUsage, "give it in the sweep file"},
 		{"missing model", []string{"sweep", wrong}, ExitUsage, "nonexistent"},
 		{"bad plot", []string{"sweep", fischer, "--grid", "N=2", "--plot", filepath.Join(dir, "x.gif")}, ExitUsage, ".svg"},
+		{"csv over the resume file", []string{"sweep", fischer, "--grid", "N=2", "--format", "csv", "--out", filepath.Join(dir, "r"), "--resume", filepath.Join(dir, "r")}, ExitUsage, "is the --resume file"},
 	} {
 		code, _, stderr := run(append(tc.args, "--no-progress")...)
 		if code != tc.code || !strings.Contains(stderr, tc.msg) {
@@ -536,5 +539,55 @@ func jobScript(t *testing.T, path, name string) k8sJob {
 			t.Errorf("%s: completionMode %q, want Indexed", path, doc.Spec.CompletionMode)
 		}
 		return j
+	}
+}
+
+// TestSweepJSONMatchesSchema validates --format json documents and every
+// line of --format jsonl files against docs/sweep.schema.json, for a sweep
+// with values, expectations, a model error at a point and a state limit.
+func TestSweepJSONMatchesSchema(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	const schema = repoRoot + "/docs/sweep.schema.json"
+	doc, err := c.Compile(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, err := c.Compile(schema + "#/$defs/header")
+	if err != nil {
+		t.Fatal(err)
+	}
+	point, err := c.Compile(schema + "#/$defs/point")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweeps := [][]string{
+		timeoutSweep(),
+		{"sweep", bundledPath("timeout"), "--grid", "c1=0..1", "-q", "A1", "--shard", "0/1", "--no-progress"},
+		{"sweep", repoRoot + "/testdata/fischer.yaml", "--grid", "N=2,5", "-q", "mutex", "-q", "no-deadlock", "--max-states", "300", "--no-progress"},
+		{"sweep", repoRoot + "/testdata/sweeps/timeout-paper.sweep.yaml", "--where", "c1 == 1 && d <= 1", "--no-progress"},
+	}
+	for i, args := range sweeps {
+		_, out, stderr := run(append(args, "--format", "json")...)
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("sweep %d: not JSON: %v\n%s%s", i, err, out, stderr)
+		}
+		if err := doc.Validate(v); err != nil {
+			t.Errorf("sweep %d: the document does not match the schema: %v", i, err)
+		}
+		_, out, _ = run(append(args, "--format", "jsonl")...)
+		for k, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var v any
+			if err := json.Unmarshal([]byte(line), &v); err != nil {
+				t.Fatalf("sweep %d line %d: not JSON: %v", i, k+1, err)
+			}
+			sch := point
+			if k == 0 {
+				sch = header
+			}
+			if err := sch.Validate(v); err != nil {
+				t.Errorf("sweep %d line %d does not match the schema: %v", i, k+1, err)
+			}
+		}
 	}
 }

@@ -107,11 +107,18 @@ type ModelSource struct {
 	Ref  string // as referenced by the user or the sweep file
 	Name string // file name for positions
 	Src  []byte
+	// Parse reads the source (model.Parse when nil; the command passes the
+	// parser verify uses, which also reads other model formats).
+	Parse func(name string, src []byte) (*model.File, error)
 }
 
 // parseModel parses a model source and fills the model fields of s.
 func (s *Spec) parseModel(ms ModelSource) error {
-	f, err := model.Parse(ms.Name, ms.Src)
+	parse := ms.Parse
+	if parse == nil {
+		parse = model.Parse
+	}
+	f, err := parse(ms.Name, ms.Src)
 	if err != nil {
 		return err
 	}

@@ -228,6 +228,11 @@ func sweepSpec(cmd *cobra.Command, arg string, sf *searchFlags, qs, grid []strin
 	})
 }
 
+// parseModelFile parses the models of sweeps and of sweep merges. It
+// should be the parser verify's loadModel uses (which reads UPPAAL XML/XTA
+// files too once model/uppaal lands).
+var parseModelFile = model.Parse
+
 // resolveSweepModel finds a model referenced by a sweep: a file relative
 // to the sweep file's directory dir, a file relative to the working
 // directory, or a bundled model's name (as verify resolves MODEL).
@@ -243,11 +248,11 @@ func resolveSweepModel(ref, dir string) (sweep.ModelSource, error) {
 			if err != nil {
 				return sweep.ModelSource{}, err
 			}
-			return sweep.ModelSource{Ref: ref, Name: name, Src: src}, nil
+			return sweep.ModelSource{Ref: ref, Name: name, Src: src, Parse: parseModelFile}, nil
 		}
 	}
 	if src, name, ok := bundledModel(ref); ok {
-		return sweep.ModelSource{Ref: ref, Name: name, Src: src}, nil
+		return sweep.ModelSource{Ref: ref, Name: name, Src: src, Parse: parseModelFile}, nil
 	}
 	_, _, err := readModelSource(ref)
 	if err == nil {
@@ -772,5 +777,5 @@ func mergedModel(s *sweep.SpecJSON) (*model.File, error) {
 	if hex.EncodeToString(sum[:]) != s.ModelSHA256 {
 		return nil, fmt.Errorf("--plot-overlay: model %s has changed since the sweep ran", s.Model)
 	}
-	return model.Parse(ms.Name, ms.Src)
+	return parseModelFile(ms.Name, ms.Src)
 }

@@ -540,6 +540,14 @@ func sweepExit(all []*sweep.PointResult) error {
 // appending; a file that does not exist is created with the header.
 func openResume(path string, h sweep.Header) ([]*sweep.PointResult, *journal, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err == nil {
+		// An empty file (created, then killed before the header was
+		// written) starts afresh.
+		if st, serr := f.Stat(); serr == nil && st.Size() == 0 {
+			f.Close()
+			err = os.ErrNotExist
+		}
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		f, err := os.Create(path)
 		if err != nil {

@@ -278,6 +278,14 @@ func TestSweepResumeDropsATruncatedLine(t *testing.T) {
 	if string(again) != string(full) {
 		t.Errorf("resumed file:\n%s\nwant\n%s", again, full)
 	}
+	// An empty resume file starts afresh.
+	os.WriteFile(journal, nil, 0o644)
+	if code, _, stderr := run(append(args, "--resume", journal)...); code != ExitOK {
+		t.Fatalf("empty resume file: exit %d: %s", code, stderr)
+	}
+	if again, _ := os.ReadFile(journal); string(again) != string(full) {
+		t.Errorf("from an empty resume file:\n%s\nwant\n%s", again, full)
+	}
 	// A resume file of another sweep is refused.
 	code, _, stderr = run("sweep", repoRoot+"/testdata/fischer.yaml", "--grid", "N=2..4", "-q", "mutex", "--resume", journal)
 	if code != ExitUsage || !strings.Contains(stderr, "another sweep (the grids differ)") {

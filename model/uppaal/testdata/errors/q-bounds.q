@@ -1,0 +1,2 @@
+// a bounds query
+bounds{P.b}: x

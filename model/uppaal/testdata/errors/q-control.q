@@ -1,0 +1,2 @@
+// a controller synthesis query (UPPAAL TIGA)
+control: A<> P.b

@@ -1,0 +1,2 @@
+// an expected-value query
+E[<=10; 100](max: x)

@@ -1,0 +1,2 @@
+// a probabilistic query
+Pr[<=10](<> P.b)

@@ -1,0 +1,2 @@
+// a simulation query
+simulate [<=10] { x }

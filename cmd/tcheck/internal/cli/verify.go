@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/uppaal"
 	"github.com/tcheck/tcheck/queries"
 	"github.com/tcheck/tcheck/zone"
 )
@@ -123,7 +124,7 @@ func loadModel(path string, overrides map[string]int64) (*loadedModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := model.Parse(name, src)
+	f, err := uppaal.ParseFile(name, src)
 	if err != nil {
 		return nil, err
 	}

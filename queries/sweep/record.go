@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"time"
 
@@ -254,7 +255,8 @@ func (r *PointResult) JSON() PointJSON {
 func (j PointJSON) Result() (*PointResult, error) {
 	r := &PointResult{
 		Point: Point{Index: j.Index, Params: []Param(j.Params)}, OK: j.OK, States: j.States, Error: j.Error,
-		Elapsed: time.Duration(j.Seconds * float64(time.Second)), PeakMemory: j.PeakMemory,
+		// Seconds came from a whole number of nanoseconds: round back to it.
+		Elapsed: time.Duration(math.Round(j.Seconds * 1e9)), PeakMemory: j.PeakMemory,
 	}
 	for _, q := range j.Queries {
 		v, err := verdictFromString(q.Verdict)

@@ -547,3 +547,15 @@ func limits(states int64, timeout time.Duration) (l zoneLimits) {
 	l.MaxStates, l.Timeout = states, timeout
 	return l
 }
+
+// TestElapsedRoundTrip: a point's time survives writing and reading back
+// (it is written in seconds, a float, and read back in nanoseconds).
+func TestElapsedRoundTrip(t *testing.T) {
+	for _, ns := range []int64{0, 1, 4087255, 4087254, 999999999, 123456789012, 86400e9 + 7} {
+		r := &PointResult{Elapsed: time.Duration(ns)}
+		back, _ := r.JSON().Result()
+		if back.Elapsed != r.Elapsed {
+			t.Errorf("%dns read back as %dns", ns, back.Elapsed)
+		}
+	}
+}

@@ -73,6 +73,26 @@ func New(d *sweep.PlotData, title string) (*plot.Plot, error) {
 	if integerX {
 		p.X.Tick.Marker = integerTicks{}
 	}
+	// Margins, and room at the top for the legend (drawn top left).
+	entries := 0
+	for _, l := range d.Lines {
+		if len(l.Points) > 0 {
+			entries++
+		}
+		if len(l.Overlay) > 0 {
+			entries++
+		}
+	}
+	if dx := p.X.Max - p.X.Min; dx > 0 {
+		p.X.Min -= 0.03 * dx
+		p.X.Max += 0.03 * dx
+	}
+	dy := p.Y.Max - p.Y.Min
+	if dy == 0 {
+		dy = math.Max(1, math.Abs(p.Y.Max))
+	}
+	p.Y.Min -= 0.04 * dy
+	p.Y.Max += math.Max(0.05, 0.07*float64(entries)) * dy
 	return p, nil
 }
 

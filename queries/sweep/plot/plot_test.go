@@ -14,8 +14,8 @@ import (
 // checks each file's signature; other extensions are refused.
 func TestSaveFormats(t *testing.T) {
 	d := &sweep.PlotData{XLabel: "d", YLabel: "delay", OverlayLabel: "T", Lines: []sweep.PlotLine{
-		{Label: "c2=1", Points: []sweep.XY{{0, 3}, {1, 5}}, Overlay: []sweep.XY{{0, 3}, {1, 5}}},
-		{Label: "c2=2", Points: []sweep.XY{{0, 8}}, Overlay: []sweep.XY{{0, 8}, {1, 11}}},
+		{Label: "c2=1", Points: []sweep.XY{{X: 0, Y: 3}, {X: 1, Y: 5}}, Overlay: []sweep.XY{{X: 0, Y: 3}, {X: 1, Y: 5}}},
+		{Label: "c2=2", Points: []sweep.XY{{X: 0, Y: 8}}, Overlay: []sweep.XY{{X: 0, Y: 8}, {X: 1, Y: 11}}},
 	}}
 	dir := t.TempDir()
 	for ext, magic := range map[string]string{".svg": "<?xml", ".png": "\x89PNG", ".pdf": "%PDF"} {

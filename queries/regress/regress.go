@@ -117,6 +117,8 @@ type Options struct {
 	Jobs int
 	// Resolve finds the models of sweep files.
 	Resolve sweep.Resolver
+	// Parse reads model files (model.Parse when nil).
+	Parse func(name string, src []byte) (*model.File, error)
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -270,7 +272,11 @@ func CheckFile(ctx context.Context, path string, o Options) *FileResult {
 func (o *Options) selected(name string) bool { return o.Run == nil || o.Run.MatchString(name) }
 
 func checkModel(r *FileResult, src []byte, o Options) {
-	f, err := model.Parse(r.Path, src)
+	parse := o.Parse
+	if parse == nil {
+		parse = model.Parse
+	}
+	f, err := parse(r.Path, src)
 	if err != nil {
 		r.Err = err
 		return

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/uppaal"
 	"github.com/tcheck/tcheck/queries/sweep"
 	sweepplot "github.com/tcheck/tcheck/queries/sweep/plot"
 )
@@ -228,10 +229,9 @@ func sweepSpec(cmd *cobra.Command, arg string, sf *searchFlags, qs, grid []strin
 	})
 }
 
-// parseModelFile parses the models of sweeps and of sweep merges. It
-// should be the parser verify's loadModel uses (which reads UPPAAL XML/XTA
-// files too once model/uppaal lands).
-var parseModelFile = model.Parse
+// parseModelFile parses the models of sweeps, sweep merges and tcheck
+// test: the parser verify's loadModel uses (tcheck YAML, UPPAAL XML, XTA).
+var parseModelFile = uppaal.ParseFile
 
 // resolveSweepModel finds a model referenced by a sweep: a file relative
 // to the sweep file's directory dir, a file relative to the working

@@ -61,7 +61,8 @@ load, or a model runtime error).`,
 			o := regress.Options{
 				Check:   sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, Limits: opts.Limits},
 				Jobs:    jobs,
-				Resolve: func(ref, dir string) (sweep.ModelSource, error) { return resolveSweepModel(ref, dir) },
+				Resolve: resolveSweepModel,
+				Parse:   parseModelFile,
 			}
 			if o.Jobs <= 0 {
 				o.Jobs = runtime.NumCPU()

@@ -12,7 +12,7 @@ import "testing"
 // the end.
 func agreementState(b *testing.B) (*Network, *Env) {
 	b.Helper()
-	_, n, err := Load("../testdata/models/agreement.yaml", nil)
+	_, n, err := Load("../agreement/agreement.yaml", nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func BenchmarkUpdateStart(b *testing.B) {
 
 // BenchmarkCompileAgreement measures loading the agreement model.
 func BenchmarkCompileAgreement(b *testing.B) {
-	src := readFile(b, "../testdata/models/agreement.yaml")
+	src := readFile(b, "../agreement/agreement.yaml")
 	b.ReportAllocs()
 	for b.Loop() {
 		f, err := Parse("agreement.yaml", src)
@@ -117,7 +117,7 @@ func TestEvaluationDoesNotAllocate(t *testing.T) {
 // TestConcurrentEvaluation proves compiled code and formula compilation can
 // run on several goroutines, each with its own Env (run with -race).
 func TestConcurrentEvaluation(t *testing.T) {
-	f, n, err := Load("../testdata/models/agreement.yaml", nil)
+	f, n, err := Load("../agreement/agreement.yaml", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 func TestCompiledGolden(t *testing.T) {
 	for _, name := range []string{"fischer", "timeout", "agreement"} {
 		t.Run(name, func(t *testing.T) {
-			_, n, err := Load("../testdata/models/"+name+".yaml", nil)
+			_, n, err := Load(modelPath(name), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

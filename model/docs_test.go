@@ -6,7 +6,7 @@ import (
 )
 
 // TestDocsExampleIsFischer proves the complete example of
-// docs/model-format.md is the file testdata/models/fischer.yaml (which the
+// docs/model-format.md is the file testdata/fischer.yaml (which the
 // other tests load and round-trip), so the documentation's example runs.
 func TestDocsExampleIsFischer(t *testing.T) {
 	doc := string(readFile(t, "../docs/model-format.md"))
@@ -16,10 +16,10 @@ func TestDocsExampleIsFischer(t *testing.T) {
 	}
 	rest := doc[start+len("```yaml\n"):]
 	example := rest[:strings.Index(rest, "```")]
-	if want := string(readFile(t, "../testdata/models/fischer.yaml")); example != want {
-		t.Errorf("the example of docs/model-format.md differs from testdata/models/fischer.yaml")
+	if want := string(readFile(t, "../testdata/fischer.yaml")); example != want {
+		t.Errorf("the example of docs/model-format.md differs from testdata/fischer.yaml")
 	}
-	f, n, err := Load("../testdata/models/fischer.yaml", map[string]int64{"N": 4})
+	f, n, err := Load("../testdata/fischer.yaml", map[string]int64{"N": 4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,11 +47,11 @@ func compileFormula(t *testing.T, n *Network, formula string) *Formula {
 // data-only subformulas collapsed into one FData node, clock comparisons
 // (also between clocks of two processes) as FClock leaves.
 func TestFormulaShapesSeedQueries(t *testing.T) {
-	_, a, err := Load("../testdata/models/agreement.yaml", nil)
+	_, a, err := Load("../agreement/agreement.yaml", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, m, err := Load("../testdata/models/timeout.yaml", nil)
+	_, m, err := Load("../agreement/timeout.yaml", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestFormulaShapesSeedQueries(t *testing.T) {
 // TestFormulaDataEvaluation proves location tests read Env.Locs and
 // process variables read the variable vector.
 func TestFormulaDataEvaluation(t *testing.T) {
-	_, m, err := Load("../testdata/models/timeout.yaml", nil)
+	_, m, err := Load("../agreement/timeout.yaml", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestFormulaDataEvaluation(t *testing.T) {
 
 // TestTerms proves sup/inf terms compile to a clock or a data expression.
 func TestTerms(t *testing.T) {
-	_, m, err := Load("../testdata/models/timeout.yaml", nil)
+	_, m, err := Load("../agreement/timeout.yaml", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

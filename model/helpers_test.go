@@ -6,12 +6,13 @@ import (
 	"testing"
 )
 
-// modelFiles lists the example models under testdata/models (the repository
-// root's, with the seed-model mutants) and model/testdata/valid.
+// modelFiles lists the example models of the repository (testdata/, the
+// bundled models in agreement/) and model/testdata/valid. The seed-model
+// mutants are patches over the bundled models; package agreement tests them.
 func modelFiles(t testing.TB) []string {
 	t.Helper()
 	var files []string
-	for _, pat := range []string{"../testdata/models/*.yaml", "../testdata/models/mutants/*.yaml", "testdata/valid/*.yaml"} {
+	for _, pat := range []string{"../testdata/*.yaml", "../agreement/*.yaml", "testdata/valid/*.yaml"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)
@@ -28,4 +29,13 @@ func readFile(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// modelPath returns the file of an example model by name: Fischer in
+// testdata/, the seed models in agreement/.
+func modelPath(name string) string {
+	if name == "fischer" {
+		return "../testdata/fischer.yaml"
+	}
+	return "../agreement/" + name + ".yaml"
 }

@@ -65,7 +65,7 @@ func TestSeedModelsParameterTables(t *testing.T) {
 		{9, 10, 5, 15, 35}, {9, 10, 9, 19, 49}, {9, 10, 10, 20, 50}, {9, 10, 11, 21, 51}, {9, 10, 15, 25, 55},
 		{9, 10, 20, 30, 70}, {9, 10, 50, 60, 130}}
 	for _, r := range rowsA {
-		f, n, err := Load("../testdata/models/timeout.yaml", map[string]int64{"c1": r.c1, "c2": r.c2, "d": r.d})
+		f, n, err := Load("../agreement/timeout.yaml", map[string]int64{"c1": r.c1, "c2": r.c2, "d": r.d})
 		if err != nil {
 			t.Fatalf("timeout %v: %v", r, err)
 		}
@@ -88,7 +88,7 @@ func TestSeedModelsParameterTables(t *testing.T) {
 		{9, 10, 20, 30, 70}, {9, 10, 50, 60, 130}, {9, 10, 100, 110, 240}}
 	for _, r := range rowsB {
 		for fv := int64(0); fv <= 1; fv++ {
-			f, n, err := Load("../testdata/models/agreement.yaml", map[string]int64{"c1": r.c1, "c2": r.c2, "d": r.d, "f": fv})
+			f, n, err := Load("../agreement/agreement.yaml", map[string]int64{"c1": r.c1, "c2": r.c2, "d": r.d, "f": fv})
 			if err != nil {
 				t.Fatalf("agreement %v f=%d: %v", r, fv, err)
 			}
@@ -100,7 +100,7 @@ func TestSeedModelsParameterTables(t *testing.T) {
 				t.Errorf("agreement %v f=%d: update invariant %v, want x <= %d", r, fv, inv, r.T)
 			}
 			nb := min(r.d/r.c1+2, 2*fv+3)
-			if got := int64(len(n.Procs)) - 6; got != 3*nb {
+			if got := int64(len(n.Procs)) - 7; got != 3*nb { // Init, 3 Proc, 3 Timeout
 				t.Errorf("agreement %v f=%d: %d Broadcast processes, want 3*NB = %d", r, fv, got, 3*nb)
 			}
 		}

@@ -27,10 +27,12 @@ type Value struct {
 	Term string
 	// None: no reachable state satisfies the condition.
 	None bool
-	// Inf: the supremum is +∞ (or the infimum −∞ for data).
+	// Inf: the supremum is +∞.
 	Inf bool
-	// Exceeds: the exact value could not be established; it is larger
-	// (sup) or smaller (inf) than Bound.
+	// Infimum: the value is an infimum (of an inf query), else a supremum.
+	Infimum bool
+	// Exceeds: the exact value could not be established; the supremum is
+	// larger than Bound (the infimum at least Bound).
 	Exceeds bool
 	Bound   int64
 	// Strict: the value is a supremum not attained (sup) or an infimum
@@ -39,14 +41,19 @@ type Value struct {
 }
 
 // String prints the value: "12" (attained), "<12" (sup not attained),
-// ">3" (inf not attained), "inf", ">K" (unknown beyond K), "none".
+// ">3" (inf not attained), "inf", ">K" (sup unknown beyond K), ">=K" (inf
+// unknown beyond K), "none".
 func (v Value) String() string {
 	switch {
 	case v.None:
 		return "none"
 	case v.Inf:
 		return "inf"
+	case v.Exceeds && v.Infimum:
+		return fmt.Sprintf(">=%d", v.Bound)
 	case v.Exceeds:
+		return fmt.Sprintf(">%d", v.Bound)
+	case v.Strict && v.Infimum:
 		return fmt.Sprintf(">%d", v.Bound)
 	case v.Strict:
 		return fmt.Sprintf("<%d", v.Bound)
@@ -93,7 +100,7 @@ func (r *Result) Matches() bool {
 			return false
 		}
 		for i, v := range r.Values {
-			if normaliseValue(v.String()) != e.Values[i] {
+			if !e.Values[i].Matches(v, r.Query.Kind == syntax.QuerySup) {
 				return false
 			}
 		}
@@ -102,36 +109,55 @@ func (r *Result) Matches() bool {
 	return e.Verdict == r.Verdict
 }
 
-// Check answers the queries on sys. Reachability queries (E<>, A[]) that
-// need the same abstraction share one exploration; each sup/inf query has
-// its own.
+// Check answers the queries on sys. Queries that need the same
+// abstraction share one exploration: one for those without `deadlock`
+// (Extra_LU+ by default), one for those with it (Extra_M+). A sup/inf
+// query over a clock whose value exceeds the bound it was explored with is
+// explored again on its own with a larger bound (checkSup).
 func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 	results := make([]*Result, len(qs))
-	var plain, dead []int
+	var plain, dead []*member
 	for i, q := range qs {
+		r := &Result{Query: q}
+		results[i] = r
+		m := &member{q: q, res: r}
 		switch q.Kind {
 		case syntax.QueryEF, syntax.QueryAG:
-			if hasDeadlock(q.Formula) {
-				dead = append(dead, i)
-			} else {
-				plain = append(plain, i)
+			m.goal = q.Formula
+			if q.Kind == syntax.QueryAG {
+				m.goal = &model.Formula{Kind: model.FNot, Args: []*model.Formula{q.Formula}, Src: "!(" + q.Formula.Src + ")"}
 			}
+			r.Goal = m.goal
 		case syntax.QuerySup, syntax.QueryInf:
-			results[i] = checkSup(sys, q, opts)
+			m.sup = newSupState(sys, q, initialSupBound(sys))
+			r.Goal = m.sup.cond
 		default:
-			results[i] = &Result{Query: q, Verdict: Unknown, TraceErr: fmt.Errorf("%s queries are not supported yet", q.Kind)}
+			r.Verdict, r.TraceErr = Unknown, fmt.Errorf("%s queries are not supported yet", q.Kind)
+			continue
+		}
+		f := m.goal
+		if m.sup != nil {
+			f = m.sup.cond
+		}
+		if hasDeadlock(f) {
+			dead = append(dead, m)
+		} else {
+			plain = append(plain, m)
 		}
 	}
-	for _, group := range [][]int{plain, dead} {
+	for _, group := range [][]*member{plain, dead} {
 		if len(group) == 0 {
 			continue
 		}
-		sub := make([]*Query, len(group))
-		for k, i := range group {
-			sub[k] = qs[i]
-		}
-		for k, r := range checkReach(sys, sub, opts) {
-			results[group[k]] = r
+		explore(sys, group, opts)
+		for _, m := range group {
+			if m.sup != nil && m.res.Verdict == Satisfied {
+				if m.sup.needsRedo() {
+					checkSup(sys, m, opts, 2*m.sup.k)
+				} else {
+					m.sup.finish(sys, m.res, opts)
+				}
+			}
 		}
 	}
 	return results
@@ -243,41 +269,73 @@ func pathMoves(sys *zone.System, parent *zone.Node, m zone.Move) ([]zone.Move, e
 	return moves, nil
 }
 
-// checkReach answers E<> and A[] queries with one exploration.
-func checkReach(sys *zone.System, qs []*Query, opts Options) []*Result {
-	results := make([]*Result, len(qs))
-	goals := make([]*model.Formula, len(qs))
+// member is a query taking part in a shared exploration.
+type member struct {
+	q   *Query
+	res *Result
+	// E<> and A[]: goal is the formula whose reachability decides (φ for
+	// E<>, ¬φ for A[]); found is set when a state satisfies it.
+	goal  *model.Formula
+	found *witness
+	// sup and inf
+	sup *supState
+}
+
+// explore answers the members with one exploration of the zone graph under
+// an abstraction that suits them all: every clock constant of their
+// formulas joins the extrapolation bounds, sup/inf clock terms get their
+// bound K, and deadlock forces Extra_M+. It stops early once every E<>/A[]
+// member is decided, unless a sup/inf member needs the whole graph.
+func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
+	var fs []*model.Formula
 	deadlock := false
-	for i, q := range qs {
-		results[i] = &Result{Query: q}
-		goals[i] = q.Formula
-		if q.Kind == syntax.QueryAG {
-			goals[i] = &model.Formula{Kind: model.FNot, Args: []*model.Formula{q.Formula}, Src: "!(" + q.Formula.Src + ")"}
+	open := 0
+	var qs []*Query
+	for _, m := range ms {
+		qs = append(qs, m.q)
+		if m.goal != nil {
+			fs = append(fs, m.goal)
+			open++
+			deadlock = deadlock || hasDeadlock(m.goal)
+		} else {
+			fs = append(fs, m.sup.cond)
+			deadlock = deadlock || hasDeadlock(m.sup.cond)
 		}
-		results[i].Goal = goals[i]
-		deadlock = deadlock || hasDeadlock(q.Formula)
 	}
-	xp, err := extrapolationFor(sys, goals, opts, deadlock)
+	wholeGraph := open < len(ms)
+	xp, err := extrapolationFor(sys, fs, opts, deadlock)
 	if err != nil {
-		for _, r := range results {
-			r.Verdict, r.TraceErr = Error, err
+		for _, m := range ms {
+			m.res.Verdict, m.res.TraceErr = Error, err
 		}
-		return results
+		return zone.Result{Reason: zone.Failed}
+	}
+	for _, m := range ms {
+		if m.sup != nil {
+			m.sup.raiseBounds(xp.ExtraL, xp.ExtraU)
+			m.sup.reset()
+		}
 	}
 	checker := zone.NewChecker(sys)
-	found := make([]*witness, len(qs))
-	open := len(qs)
+	st := zone.NewStepper(sys)
 	var checkErr error
 	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits}
 	if opts.Progress != nil {
 		zopts.Progress = func(s zone.Stats) { opts.Progress(qs, s) }
 	}
 	res := zone.Search(sys, zopts, func(v *zone.Visit) bool {
-		for i, g := range goals {
-			if found[i] != nil {
+		for _, m := range ms {
+			if m.sup != nil {
+				if err := m.sup.visit(v, checker, st); err != nil {
+					checkErr = err
+					return true
+				}
 				continue
 			}
-			ok, err := checker.Sat(g, v.Locs, v.Vars, v.Zone)
+			if m.found != nil {
+				continue
+			}
+			ok, err := checker.Sat(m.goal, v.Locs, v.Vars, v.Zone)
 			if err != nil {
 				checkErr = err
 				return true
@@ -288,26 +346,27 @@ func checkReach(sys *zone.System, qs []*Query, opts Options) []*Result {
 					checkErr = err
 					return true
 				}
-				found[i] = &witness{moves: moves}
+				m.found = &witness{moves: moves}
 				open--
 			}
 		}
-		return open == 0
+		return open == 0 && !wholeGraph
 	})
-	for i, r := range results {
-		r.Stats, r.Reason, r.Extrapolation, r.Rounds = res.Stats, res.Reason, res.Extrapolation, 1
-		q := qs[i]
+	for _, m := range ms {
+		r := m.res
+		r.Stats, r.Reason, r.Extrapolation = res.Stats, res.Reason, res.Extrapolation
+		r.Rounds++
 		switch {
-		case found[i] != nil:
+		case checkErr != nil:
+			r.Verdict, r.TraceErr = Error, checkErr
+		case m.found != nil:
 			r.Verdict = Satisfied
-			if q.Kind == syntax.QueryAG {
+			if m.q.Kind == syntax.QueryAG {
 				r.Verdict = Violated
 			}
 			if !opts.NoTrace {
-				r.Trace, r.TraceErr = buildTrace(sys, found[i].moves, goals[i])
+				r.Trace, r.TraceErr = buildTrace(sys, m.found.moves, m.goal)
 			}
-		case checkErr != nil:
-			r.Verdict, r.TraceErr = Error, checkErr
 		case res.Reason == zone.Failed:
 			r.Verdict, r.Err = Error, res.Err
 			if !opts.NoTrace {
@@ -318,16 +377,20 @@ func checkReach(sys *zone.System, qs []*Query, opts Options) []*Result {
 					r.Trace, r.TraceErr = buildTraceTarget(sys, moves, nil, errorMoveGuard(sys, moves, res.Err.Move))
 				}
 			}
-		case res.Reason == zone.Completed || res.Reason == zone.Stopped:
+		case res.Reason == zone.Completed || res.Reason == zone.Stopped && m.sup == nil:
+			if m.sup != nil {
+				r.Verdict = Satisfied // finished by the caller
+				break
+			}
 			r.Verdict = Violated
-			if q.Kind == syntax.QueryAG {
+			if m.q.Kind == syntax.QueryAG {
 				r.Verdict = Satisfied
 			}
 		default:
 			r.Verdict = Unknown
 		}
 	}
-	return results
+	return res
 }
 
 // buildTrace recomputes the exact zones along moves, picks a final zone

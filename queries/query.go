@@ -42,8 +42,8 @@ type Query struct {
 // Expectation is a query's `expect:` entry.
 type Expectation struct {
 	Given   bool
-	Verdict Verdict  // Satisfied or Violated for E<>/A[]/...
-	Values  []string // for sup/inf: the expected values, as printed
+	Verdict Verdict       // Satisfied or Violated for E<>/A[]/...
+	Values  []ValueExpect // for sup/inf: one per expression
 	Raw     string
 	Pos     model.Pos
 	// MaxStates, when positive, is the most stored states allowed.
@@ -59,8 +59,8 @@ func ParseExpectation(raw string, kind syntax.QueryKind, pos model.Pos) (Expecta
 	}
 	e.Given = true
 	if kind == syntax.QuerySup || kind == syntax.QueryInf {
-		for _, v := range strings.Split(s, ",") {
-			e.Values = append(e.Values, normaliseValue(v))
+		for _, v := range splitTop(s) {
+			e.Values = append(e.Values, parseValueExpect(v))
 		}
 		return e, nil
 	}
@@ -77,6 +77,153 @@ func ParseExpectation(raw string, kind syntax.QueryKind, pos model.Pos) (Expecta
 
 func normaliseValue(v string) string {
 	return strings.Join(strings.Fields(v), "")
+}
+
+// ValueExpect is the expectation for one sup/inf value: either the value as
+// printed ("12", "<12", "inf", "none"), or a comparison with a constant
+// expression of the model ("<= U", "== T", ">= 2*D"), which holds when every
+// value of the expression over the states concerned satisfies it.
+type ValueExpect struct {
+	Raw  string
+	Op   string // "", "<=", "<", ">=", ">", "=="
+	Expr string // the expression after Op
+	// Bound is Expr's value, set when the query is compiled against a model.
+	Bound    int64
+	Compiled bool
+}
+
+var compareOps = []string{"<=", ">=", "==", "<", ">", "="}
+
+func parseValueExpect(v string) ValueExpect {
+	v = strings.TrimSpace(v)
+	ve := ValueExpect{Raw: v}
+	for _, op := range compareOps {
+		if rest, ok := strings.CutPrefix(v, op); ok {
+			if op == "=" {
+				op = "=="
+			}
+			ve.Op, ve.Expr = op, strings.TrimSpace(rest)
+			return ve
+		}
+	}
+	return ve
+}
+
+// splitTop splits s at the commas that are not inside parentheses.
+func splitTop(s string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i, c := range s {
+		switch c {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				parts = append(parts, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, s[start:])
+}
+
+// compileExpect evaluates the expressions of value expectations against
+// the model (constants and parameters). A bare number or expression
+// without an operator means "==".
+func compileExpect(net *model.Network, e *Expectation) error {
+	for i := range e.Values {
+		ve := &e.Values[i]
+		expr := ve.Expr
+		if ve.Op == "" {
+			switch normaliseValue(ve.Raw) {
+			case "inf", "none":
+				continue
+			}
+			if strings.HasPrefix(ve.Raw, "<") || strings.HasPrefix(ve.Raw, ">") {
+				continue
+			}
+			expr = ve.Raw
+		}
+		text := model.NewText(expr, e.Pos)
+		x, err := syntax.ParseExpr(expr)
+		if err != nil {
+			return &model.Error{Pos: e.Pos, Msg: fmt.Sprintf("expect: %q: %v", ve.Raw, err)}
+		}
+		term, err := net.CompileTerm(x, text)
+		if err != nil || term.Data == nil {
+			return &model.Error{Pos: e.Pos, Msg: fmt.Sprintf("expect: %q is not a constant expression of the model", ve.Raw)}
+		}
+		env := net.NewEnv()
+		env.Vars = net.InitialVars()
+		v := term.Data(env)
+		if env.Err != nil {
+			return &model.Error{Pos: e.Pos, Msg: fmt.Sprintf("expect: %q: %v", ve.Raw, env.Err)}
+		}
+		if ve.Op == "" {
+			ve.Op = "=="
+			ve.Expr = expr
+		}
+		ve.Bound, ve.Compiled = int64(v), true
+	}
+	return nil
+}
+
+// Matches reports whether v meets the expectation; sup says whether v is a
+// supremum (else an infimum).
+func (ve ValueExpect) Matches(v Value, sup bool) bool {
+	if normaliseValue(v.String()) == normaliseValue(ve.Raw) {
+		return true
+	}
+	if !ve.Compiled || v.None {
+		return false
+	}
+	if v.Inf {
+		return (sup && (ve.Op == ">=" || ve.Op == ">")) || (!sup && (ve.Op == "<=" || ve.Op == "<"))
+	}
+	if v.Exceeds {
+		// the value is beyond Bound in the direction of the extreme
+		if sup {
+			return (ve.Op == ">" || ve.Op == ">=") && v.Bound >= ve.Bound
+		}
+		return (ve.Op == "<" || ve.Op == "<=") && v.Bound <= ve.Bound
+	}
+	c, e := v.Bound, ve.Bound
+	// v.Strict: the extreme c is approached but not attained
+	switch ve.Op {
+	case "==":
+		return !v.Strict && c == e
+	case "<=":
+		if sup {
+			return c <= e
+		}
+		return c < e || (c == e && !v.Strict)
+	case "<":
+		if sup {
+			return c < e || (c == e && v.Strict)
+		}
+		return c < e
+	case ">=":
+		if sup {
+			return c > e || (c == e && !v.Strict)
+		}
+		return c >= e
+	case ">":
+		if sup {
+			return c > e
+		}
+		return c > e || (c == e && v.Strict)
+	}
+	return false
+}
+
+// String describes the expectation with its value: "<= U (= 8)".
+func (ve ValueExpect) String() string {
+	if !ve.Compiled || ve.Op == "" || ve.Expr == fmt.Sprint(ve.Bound) {
+		return ve.Raw
+	}
+	return fmt.Sprintf("%s %s = %d", ve.Op, ve.Expr, ve.Bound)
 }
 
 // FromFile compiles the named queries of a model file (all of them when
@@ -103,6 +250,9 @@ func FromFile(net *model.Network, f *model.File, names []string) ([]*Query, erro
 		q.Name, q.Comment, q.Pos = fq.Name, fq.Comment, fq.Pos
 		q.Expect, err = ParseExpectation(fq.Expect, q.Kind, fq.ExpectPos)
 		if err != nil {
+			return nil, err
+		}
+		if err := compileExpect(net, &q.Expect); err != nil {
 			return nil, err
 		}
 		q.Expect.MaxStates = fq.MaxStates

@@ -179,10 +179,22 @@ func WriteResult(w io.Writer, net *model.Network, r *Result, withTrace, withStat
 	}
 	line := "  " + verdict
 	if q.Expect.Given {
+		want := q.Expect.Raw
+		if len(q.Expect.Values) > 0 {
+			var ws []string
+			for _, ve := range q.Expect.Values {
+				ws = append(ws, ve.String())
+			}
+			want = strings.Join(ws, ", ")
+		}
 		if r.Matches() {
-			line += "  (as expected)"
+			if len(q.Expect.Values) > 0 {
+				line += fmt.Sprintf("  (as expected: %s)", want)
+			} else {
+				line += "  (as expected)"
+			}
 		} else {
-			line += fmt.Sprintf("  (EXPECTED %s)", q.Expect.Raw)
+			line += fmt.Sprintf("  (EXPECTED %s)", want)
 		}
 	} else if q.Expect.MaxStates > 0 && !r.Matches() {
 		line += fmt.Sprintf("  (EXPECTED at most %d stored states)", q.Expect.MaxStates)

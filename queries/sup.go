@@ -26,154 +26,179 @@ type supAcc struct {
 	move   zone.Move
 }
 
-// checkSup answers sup{φ}: e1, ... / inf{φ}: ... by exploring the zone
-// graph and taking, over the reachable states satisfying φ, the extreme
-// value of each expression. A clock that guards never compare from the
-// relevant side would have its bound erased by extrapolation, so it gets the
-// bound K (the largest constant of the model, at least 1) as an extra
-// extrapolation bound; when the answer exceeds K, K is doubled and the
-// exploration repeated (architecture.md, "Queries and traces"): an answer
-// ≤ K is exact, because Extra_LU with L(t) = U(t) = K only adds valuations
-// that agree with a real one on t or exceed K (STTT 2006, Lemma on LU
-// simulation). Past maxSupBound the result is reported as "> K".
-func checkSup(sys *zone.System, q *Query, opts Options) *Result {
-	r := &Result{Query: q, Goal: q.Formula}
-	isSup := q.Kind == syntax.QuerySup
-	cond := q.Formula
-	if cond == nil {
-		cond = &model.Formula{Kind: model.FTrue, Src: "true"}
-		r.Goal = cond
-	}
+// supState evaluates one sup{φ}: e1, ... / inf{φ}: ... query during an
+// exploration: over the reachable states satisfying φ, the extreme value of
+// each expression. A clock that guards never compare from the relevant side
+// would have its bound erased by extrapolation, so a clock term gets the
+// bound K as an extra extrapolation bound (architecture.md, "Queries and
+// traces"). An answer ≤ K is exact, because Extra_LU with L(t) = U(t) = K
+// only adds valuations that agree with a real one on t or exceed K (the LU
+// simulation of Behrmann, Bouyer, Larsen, Pelánek, STTT 2006); when the
+// answer exceeds K, checkSup doubles K and explores again. Past
+// maxSupBound the result is reported as "> K", never as a wrong number.
+type supState struct {
+	q             *Query
+	cond          *model.Formula
+	isSup         bool
+	condHasClocks bool
+	k             int32
+	accs          []*supAcc
+	improved      []bool
+	invBuf        []dbm.Constraint
+}
+
+// initialSupBound is the first K: the largest constant any clock is
+// compared with in the model (at least 1).
+func initialSupBound(sys *zone.System) int32 {
 	k := int32(1)
 	for c := 1; c < sys.Dim; c++ {
 		k = max(k, sys.Net.GlobalL[c], sys.Net.GlobalU[c])
 	}
-	condHasClocks := hasClock(cond)
-	for {
-		r.Rounds++
-		accs := make([]*supAcc, len(q.Terms))
-		for i, t := range q.Terms {
-			accs[i] = &supAcc{term: t, sup: isSup}
+	return k
+}
+
+func newSupState(sys *zone.System, q *Query, k int32) *supState {
+	s := &supState{q: q, cond: q.Formula, isSup: q.Kind == syntax.QuerySup, k: k}
+	if s.cond == nil {
+		s.cond = &model.Formula{Kind: model.FTrue, Src: "true"}
+	}
+	s.condHasClocks = hasClock(s.cond)
+	s.improved = make([]bool, len(q.Terms))
+	return s
+}
+
+// raiseBounds adds K to the extrapolation bounds of the clock terms.
+func (s *supState) raiseBounds(l, u []int32) {
+	for _, t := range s.q.Terms {
+		if t.Clock > 0 {
+			raise(l, u, t.Clock, s.k)
 		}
-		xp, err := extrapolationFor(sys, []*model.Formula{cond}, opts, hasDeadlock(cond))
-		if err != nil {
-			r.Verdict, r.TraceErr = Error, err
-			return r
-		}
-		for _, t := range q.Terms {
-			if t.Clock > 0 {
-				raise(xp.ExtraL, xp.ExtraU, t.Clock, k)
+	}
+}
+
+// reset clears the accumulators before an exploration.
+func (s *supState) reset() {
+	s.accs = s.accs[:0]
+	for _, t := range s.q.Terms {
+		s.accs = append(s.accs, &supAcc{term: t, sup: s.isSup})
+	}
+}
+
+// visit folds a visited state into the accumulators.
+func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper) error {
+	clear(s.improved)
+	any := false
+	err := checker.Zones(s.cond, v.Locs, v.Vars, v.Zone, func(z dbm.DBM) bool {
+		for i, a := range s.accs {
+			if a.update(z, v, checker) {
+				s.improved[i] = true
+				any = true
 			}
 		}
-		checker := zone.NewChecker(sys)
-		st := zone.NewStepper(sys)
-		var checkErr error
-		zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits}
-		if opts.Progress != nil {
-			zopts.Progress = func(s zone.Stats) { opts.Progress([]*Query{q}, s) }
-		}
-		var invBuf []dbm.Constraint
-		res := zone.Search(sys, zopts, func(v *zone.Visit) bool {
-			improved := make([]bool, len(accs))
-			any := false
-			err := checker.Zones(cond, v.Locs, v.Vars, v.Zone, func(z dbm.DBM) bool {
-				for i, a := range accs {
-					if a.update(z, v, checker) {
-						improved[i] = true
-						any = true
-					}
-				}
-				return true
-			})
-			if err != nil {
-				checkErr = err
-				return true
-			}
-			if !any {
-				return false
-			}
-			for i, a := range accs {
-				if !improved[i] {
-					continue
-				}
-				a.parent, a.move = v.Parent, nil
-				if v.Move != nil {
-					a.move = append(zone.Move(nil), v.Move...)
-				}
-				if a.term.Clock > 0 && a.sup && a.bound == dbm.LTInf && !condHasClocks {
-					// The clock is unbounded here. It is for real when time
-					// can pass forever: delay allowed and no invariant bounds
-					// a clock from above (every valuation of the zone then
-					// delays without limit, and so does the real valuation
-					// that simulates it).
-					delay, err := st.DelayAllowed(v.Locs, v.Vars)
-					if err != nil {
-						checkErr = err
-						return true
-					}
-					inv, _, err := st.Invariant(v.Locs, v.Vars, invBuf[:0])
-					invBuf = inv
-					if err != nil {
-						checkErr = err
-						return true
-					}
-					bounded := false
-					for _, c := range inv {
-						if c.J == 0 && c.I != 0 {
-							bounded = true
-						}
-					}
-					if delay && !bounded {
-						a.realInf = true
-					}
-				}
-			}
-			return false
-		})
-		r.Stats, r.Reason, r.Extrapolation = res.Stats, res.Reason, res.Extrapolation
-		switch {
-		case checkErr != nil:
-			r.Verdict, r.TraceErr = Error, checkErr
-			return r
-		case res.Reason == zone.Failed:
-			r.Verdict, r.Err = Error, res.Err
-			return r
-		case res.Reason != zone.Completed:
-			r.Verdict = Unknown
-			return r
-		}
-		// exact when no clock term's answer exceeds k
-		redo := false
-		for _, a := range accs {
-			if a.term.Clock > 0 && a.seen && !a.realInf && a.sup && a.bound > dbm.LE(k) {
-				redo = true
-			}
-		}
-		if redo && k < maxSupBound {
-			k *= 2
+		return true
+	})
+	if err != nil || !any {
+		return err
+	}
+	for i, a := range s.accs {
+		if !s.improved[i] {
 			continue
 		}
-		r.Verdict = Satisfied
-		r.Values = nil
-		for _, a := range accs {
-			r.Values = append(r.Values, a.value(k))
+		a.parent, a.move = v.Parent, nil
+		if v.Move != nil {
+			a.move = append(zone.Move(nil), v.Move...)
 		}
-		if !opts.NoTrace {
-			// the witness of the first term
-			for i, a := range accs {
-				if !a.seen {
-					continue
+		if a.term.Clock > 0 && a.sup && a.bound == dbm.LTInf && !s.condHasClocks {
+			// The clock is unbounded here. It is for real when time can
+			// pass forever: delay allowed and no invariant bounds a clock
+			// from above (every valuation of the zone then delays without
+			// limit, and so does the real valuation that simulates it).
+			delay, err := st.DelayAllowed(v.Locs, v.Vars)
+			if err != nil {
+				return err
+			}
+			inv, _, err := st.Invariant(v.Locs, v.Vars, s.invBuf[:0])
+			s.invBuf = inv
+			if err != nil {
+				return err
+			}
+			bounded := false
+			for _, c := range inv {
+				if c.J == 0 && c.I != 0 {
+					bounded = true
 				}
-				moves, err := pathMoves(sys, a.parent, a.move)
-				if err != nil {
-					r.TraceErr = err
-				} else {
-					r.Trace, r.TraceErr = buildTraceTarget(sys, moves, cond, a.refiner(r.Values[i]))
-				}
-				break
+			}
+			if delay && !bounded {
+				a.realInf = true
 			}
 		}
-		return r
+	}
+	return nil
+}
+
+// needsRedo reports whether a clock term's answer exceeds K (and K can
+// still grow), so that the answer is not known to be exact.
+func (s *supState) needsRedo() bool {
+	if s.k >= maxSupBound {
+		return false
+	}
+	for _, a := range s.accs {
+		if a.term.Clock > 0 && a.seen && !a.realInf && a.sup && a.bound > dbm.LE(s.k) {
+			return true
+		}
+		if a.infBeyond(s.k) {
+			return true
+		}
+	}
+	return false
+}
+
+// finish sets the values and the witness of a completed exploration.
+func (s *supState) finish(sys *zone.System, r *Result, opts Options) {
+	r.Verdict = Satisfied
+	r.Values = nil
+	for _, a := range s.accs {
+		r.Values = append(r.Values, a.value(s.k))
+	}
+	if opts.NoTrace {
+		return
+	}
+	// the witness of the first term that has one
+	for i, a := range s.accs {
+		if !a.seen {
+			continue
+		}
+		moves, err := pathMoves(sys, a.parent, a.move)
+		if err != nil {
+			r.TraceErr = err
+		} else {
+			r.Trace, r.TraceErr = buildTraceTarget(sys, moves, s.cond, a.refiner(r.Values[i]))
+		}
+		return
+	}
+}
+
+// checkSup answers a sup/inf member on its own, starting with bound k and
+// doubling it until the answer is below it (see supState).
+func checkSup(sys *zone.System, m *member, opts Options, k int32) {
+	stats := m.res.Stats
+	for {
+		m.sup.k = k
+		res := explore(sys, []*member{m}, opts)
+		stats.Explored += res.Explored
+		stats.Transitions += res.Transitions
+		stats.Elapsed += res.Elapsed
+		stats.PeakMemory = max(stats.PeakMemory, res.PeakMemory)
+		stats.Stored, stats.Discrete, stats.Covered = res.Stored, res.Discrete, res.Covered
+		m.res.Stats = stats
+		if m.res.Verdict != Satisfied {
+			return
+		}
+		if !m.sup.needsRedo() {
+			m.sup.finish(sys, m.res, opts)
+			return
+		}
+		k *= 2
 	}
 }
 
@@ -224,7 +249,7 @@ func (a *supAcc) update(z dbm.DBM, v *zone.Visit, c *zone.Checker) bool {
 }
 
 func (a *supAcc) value(k int32) Value {
-	v := Value{Term: a.term.Src}
+	v := Value{Term: a.term.Src, Infimum: !a.sup}
 	switch {
 	case !a.seen:
 		v.None = true
@@ -236,11 +261,20 @@ func (a *supAcc) value(k int32) Value {
 		v.Exceeds, v.Bound = true, int64(k)
 	case a.sup:
 		v.Bound, v.Strict = int64(a.bound.Const()), a.bound.Strict()
+	case a.infBeyond(k):
+		v.Exceeds, v.Bound = true, int64(k)
 	default:
 		// lower bound: -x ≺ c, so x ≻ -c
 		v.Bound, v.Strict = -int64(a.bound.Const()), a.bound.Strict()
 	}
 	return v
+}
+
+// infBeyond reports whether an infimum reaches the bound K: there
+// extrapolation turns a lower bound x ≥ c > K into x > K, so the value is
+// not known to be exact (the dual of a supremum above K).
+func (a *supAcc) infBeyond(k int32) bool {
+	return !a.sup && a.term.Clock > 0 && a.seen && -a.bound.Const() >= k
 }
 
 // refiner narrows a witness zone to the extreme value of a clock term.

@@ -16,15 +16,6 @@ import (
 // and CSMA/CD (collisions happen, only two senders at once in collision).
 var demos = []string{"fischer", "train-gate", "bridge", "csmacd"}
 
-// engineBugs are queries whose known answer the engine misses under the
-// default extrapolation; they are checked under ExtraNone instead (and the
-// formats must still agree under the default).
-//
-// bridge/fastest-crossing: inf over the never-reset clock `time` gives <25
-// under lu+ (<30 under lu and m) instead of 60, which ExtraNone and the
-// reachability queries within-60/within-59 confirm. Reported to the engine.
-var engineBugs = map[string]bool{"bridge/fastest-crossing": true}
-
 // TestDemoModelsGiveTheirKnownVerdicts checks every query of every demo in
 // every format against its expectation.
 func TestDemoModelsGiveTheirKnownVerdicts(t *testing.T) {
@@ -35,10 +26,7 @@ func TestDemoModelsGiveTheirKnownVerdicts(t *testing.T) {
 				if len(f.Queries) == 0 {
 					t.Fatal("no queries")
 				}
-				for i, o := range check(t, f, queries.Options{}) {
-					if engineBugs[demo+"/"+o.Name] {
-						o = check(t, f, queries.Options{Extrapolation: zone.ExtraNone})[i]
-					}
+				for _, o := range check(t, f, queries.Options{}) {
 					if !o.Expect {
 						t.Errorf("query %s has no expectation", o.Name)
 					}

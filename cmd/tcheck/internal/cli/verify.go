@@ -136,13 +136,14 @@ func loadModel(path string, overrides map[string]int64) (*loadedModel, error) {
 }
 
 // readModelSource reads a model file; bundledModel is consulted when no
-// such file exists.
+// such file exists (or the name is a directory, as `agreement` is in a
+// checkout of tcheck itself).
 func readModelSource(path string) ([]byte, string, error) {
 	src, err := os.ReadFile(path)
 	if err == nil {
 		return src, path, nil
 	}
-	if errors.Is(err, os.ErrNotExist) {
+	if st, serr := os.Stat(path); errors.Is(err, os.ErrNotExist) || (serr == nil && st.IsDir()) {
 		if b, name, ok := bundledModel(path); ok {
 			return b, name, nil
 		}

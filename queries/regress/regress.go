@@ -134,8 +134,9 @@ func (o *Options) now() time.Time {
 // directory, in the order of paths: a directory is walked recursively for
 // *.yaml and *.yml files that are models with queries (a top-level
 // `queries` key next to `templates` or `system`) or sweep files
-// (*.sweep.yaml); files named explicitly are always taken. Hidden
-// directories and testdata/fuzz corpora are skipped.
+// (*.sweep.yaml) that do not say `options: {test: false}`; files named
+// explicitly are always taken. Hidden directories and testdata/fuzz
+// corpora are skipped.
 func Discover(paths []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
@@ -169,7 +170,11 @@ func Discover(paths []string) ([]string, error) {
 			if !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".yml") {
 				return nil
 			}
-			if sweep.IsSweepFile(p) || isModelWithQueries(p) {
+			if sweep.IsSweepFile(p) {
+				if src, err := os.ReadFile(p); err == nil && !sweep.SkippedInTest(src) {
+					found = append(found, p)
+				}
+			} else if isModelWithQueries(p) {
 				found = append(found, p)
 			}
 			return nil

@@ -100,6 +100,7 @@ func TestDiscoverFindsModelsAndSweeps(t *testing.T) {
 	write("noqueries.yaml", "name: m\ntemplates: []\nsystem: x\n")
 	write(".hidden/model.yaml", modelSrc)
 	write("testdata/fuzz/model.yaml", modelSrc)
+	write("a/long.sweep.yaml", "model: ../b/model.yaml\ngrid: {}\noptions: {test: false}\n")
 	got, err := Discover([]string{dir})
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +114,11 @@ func TestDiscoverFindsModelsAndSweeps(t *testing.T) {
 	}
 	if _, err := Discover([]string{filepath.Join(dir, "nosuch")}); err == nil {
 		t.Errorf("a missing path is not an error")
+	}
+	// named explicitly, a sweep with test: false is taken
+	named, err := Discover([]string{filepath.Join(dir, "a/long.sweep.yaml")})
+	if err != nil || len(named) != 1 {
+		t.Errorf("Discover(long.sweep.yaml) = %v, %v", named, err)
 	}
 }
 

@@ -41,8 +41,23 @@ func IsSweepFile(path string) bool {
 	return strings.HasSuffix(path, ".sweep.yaml") || strings.HasSuffix(path, ".sweep.yml")
 }
 
+// SkippedInTest reports whether a sweep file says `options: {test: false}`:
+// a long run (the paper's full tables) that `tcheck test` leaves out when it
+// finds the file in a directory; named explicitly, it still runs.
+func SkippedInTest(src []byte) bool {
+	var doc struct {
+		Options struct {
+			Test *bool `yaml:"test"`
+		} `yaml:"options"`
+	}
+	if yaml.Unmarshal(src, &doc) != nil || doc.Options.Test == nil {
+		return false
+	}
+	return !*doc.Options.Test
+}
+
 var sweepKeys = []string{"comment", "model", "set", "queries", "grid", "where", "expect", "options"}
-var optionKeys = []string{"order", "extrapolation", "global-bounds", "max-states", "timeout", "max-memory"}
+var optionKeys = []string{"order", "extrapolation", "global-bounds", "max-states", "timeout", "max-memory", "test"}
 
 // ParseFile reads a sweep file (format: docs/sweep.md) and the model it
 // refers to, found by resolve (FileResolver when nil). Every error names
@@ -356,6 +371,12 @@ func (p *fileParser) options(n *yaml.Node, o *Options) error {
 				return p.errf(v, "global-bounds: want true or false")
 			}
 			o.GlobalBounds = b
+		case "test":
+			b, err := strconv.ParseBool(sv)
+			if err != nil {
+				return p.errf(v, "test: want true or false")
+			}
+			o.SkipInTest = !b
 		case "max-states":
 			x, err := p.int(v, key)
 			if err != nil {

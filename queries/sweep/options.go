@@ -20,6 +20,8 @@ type Options struct {
 	Extrapolation zone.ExtraKind
 	GlobalBounds  bool
 	Limits        zone.Limits
+	// SkipInTest: `test: false`, see SkippedInTest.
+	SkipInTest bool
 }
 
 func (o Options) check() queries.Options {

@@ -305,7 +305,7 @@ func TestSweepTableGolden(t *testing.T) {
 // to its cheapest points and checks its expectations (the detection delay
 // is exactly T on every row of the paper's table 2.1).
 func TestSweepFilePaperTable(t *testing.T) {
-	code, out, stderr := run("sweep", repoRoot+"/testdata/sweeps/timeout-paper.sweep.yaml", "--stable", "--no-progress", "--where", "c1 == 1 && d <= 2")
+	code, out, stderr := run("sweep", repoRoot+"/agreement/paper/timeout.sweep.yaml", "--stable", "--no-progress", "--where", "c1 == 1 && d <= 2")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
 	}
@@ -375,11 +375,11 @@ func TestPaperSweepFilesLoad(t *testing.T) {
 		file   string
 		points int
 	}{
-		{"timeout-paper.sweep.yaml", 19},
-		{"agreement-paper.sweep.yaml", 40},
-		{"agreement-paper-deadlocks.sweep.yaml", 18},
+		{"timeout.sweep.yaml", 19},
+		{"agreement.sweep.yaml", 40},
+		{"agreement-deadlock.sweep.yaml", 18},
 	} {
-		path := repoRoot + "/testdata/sweeps/" + tc.file
+		path := repoRoot + "/agreement/paper/" + tc.file
 		if strings.HasPrefix(tc.file, "agreement") {
 			if _, err := os.Stat(repoRoot + "/agreement/agreement.yaml"); err != nil {
 				// The sweep files use the query names of the bundled
@@ -580,7 +580,7 @@ func TestSweepJSONMatchesSchema(t *testing.T) {
 		timeoutSweep(),
 		{"sweep", bundledPath("timeout"), "--grid", "c1=0..1", "-q", "A1", "--shard", "0/1", "--no-progress"},
 		{"sweep", repoRoot + "/testdata/fischer.yaml", "--grid", "N=2,5", "-q", "mutex", "-q", "no-deadlock", "--max-states", "300", "--no-progress"},
-		{"sweep", repoRoot + "/testdata/sweeps/timeout-paper.sweep.yaml", "--where", "c1 == 1 && d <= 1", "--no-progress"},
+		{"sweep", repoRoot + "/agreement/paper/timeout.sweep.yaml", "--where", "c1 == 1 && d <= 1", "--no-progress"},
 	}
 	for i, args := range sweeps {
 		_, out, stderr := run(append(args, "--format", "json")...)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -223,6 +224,11 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			}
 			if !noProgess {
 				opts.Progress = progressPrinter(stderr)
+			}
+			if opts.Limits.MaxMemory > 0 {
+				// let the garbage collector work harder before the limit
+				// ends the search, instead of letting garbage reach it
+				debug.SetMemoryLimit(int64(opts.Limits.MaxMemory))
 			}
 			if cpuProf != "" {
 				f, err := os.Create(cpuProf)

@@ -11,8 +11,11 @@ import (
 // ends with the corresponding StopReason and the statistics so far.
 type Limits struct {
 	MaxStates int64         // stored states
-	Timeout   time.Duration // wall-clock time
+	Timeout   time.Duration // wall-clock time from the start of the search
+	Deadline  time.Time     // wall-clock time, absolute (zero: none); ends like Timeout
 	MaxMemory uint64        // heap bytes
+	// Cancel, when closed, ends the search with reason Canceled.
+	Cancel <-chan struct{}
 }
 
 // Options configure a search.
@@ -46,12 +49,13 @@ const (
 	Completed   StopReason = iota // the whole reachable zone graph was explored
 	Stopped                       // the visitor asked to stop
 	LimitStates                   // Limits.MaxStates reached
-	LimitTime                     // Limits.Timeout reached
+	LimitTime                     // Limits.Timeout or Limits.Deadline reached
 	LimitMemory                   // Limits.MaxMemory reached
 	Failed                        // a model runtime error (Result.Err)
+	Canceled                      // Limits.Cancel was closed
 )
 
-var stopNames = [...]string{"completed", "stopped", "state limit reached", "time limit reached", "memory limit reached", "model error"}
+var stopNames = [...]string{"completed", "stopped", "state limit reached", "time limit reached", "memory limit reached", "model error", "canceled"}
 
 func (r StopReason) String() string { return stopNames[r] }
 
@@ -207,8 +211,14 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		}
 		if res.Explored&255 == 0 {
 			t := now()
-			if opts.Limits.Timeout > 0 && t.Sub(start) >= opts.Limits.Timeout {
+			if opts.Limits.Timeout > 0 && t.Sub(start) >= opts.Limits.Timeout ||
+				!opts.Limits.Deadline.IsZero() && !t.Before(opts.Limits.Deadline) {
 				return finish(LimitTime)
+			}
+			select {
+			case <-opts.Limits.Cancel:
+				return finish(Canceled)
+			default:
 			}
 			if res.Explored&4095 == 0 || opts.Limits.MaxMemory > 0 {
 				m := mem.sample()

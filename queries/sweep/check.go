@@ -117,6 +117,9 @@ type CheckOptions struct {
 	Traces bool
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Cancel, when closed, abandons the running explorations (their
+	// queries end unknown).
+	Cancel <-chan struct{}
 }
 
 // CheckPoint compiles the model with the point's parameters and answers
@@ -168,6 +171,7 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 	sys := zone.NewSystem(net)
 	for _, batch := range batches(qs) {
 		o := opts
+		o.Limits.Cancel = co.Cancel
 		if !deadline.IsZero() {
 			left := deadline.Sub(now())
 			if left <= 0 {
@@ -176,7 +180,10 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 				}
 				continue
 			}
-			o.Limits.Timeout = left
+			// one deadline for every exploration of the point, sup
+			// re-explorations included
+			o.Limits.Timeout = 0
+			o.Limits.Deadline = deadline
 		}
 		sub := make([]*queries.Query, len(batch))
 		for k, i := range batch {

@@ -58,7 +58,11 @@ func (s *Spec) Run(ctx context.Context, points []Point, opts RunOptions) []*Poin
 					opts.OnStart(p)
 				}
 				mu.Unlock()
-				r := s.CheckPoint(p, opts.Check)
+				co := opts.Check
+				if co.Cancel == nil {
+					co.Cancel = ctx.Done()
+				}
+				r := s.CheckPoint(p, co)
 				mu.Lock()
 				if !returnd {
 					out = append(out, r)

@@ -26,7 +26,7 @@ func TestSearchLimits(t *testing.T) {
 		{"cancel", zone.Limits{Cancel: canceled}, zone.Canceled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := zone.Search(sys, zone.Options{Limits: tc.limits}, func(*zone.Visit) bool { return false })
+			res := zone.Search(sys, zone.Options{Limits: tc.limits, Extrapolation: zone.Extrapolation{Local: true}}, func(*zone.Visit) bool { return false })
 			if res.Reason != tc.want {
 				t.Fatalf("reason %v, want %v", res.Reason, tc.want)
 			}

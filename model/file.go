@@ -75,6 +75,30 @@ type textSeg struct {
 // given on the command line with p = {"<query>", 1, 1}).
 func NewText(s string, p Pos) Text { return Text{S: s, Pos: p} }
 
+// TextSeg maps a byte offset of a snippet to a file position: the byte at
+// Off is at Line:Col, and the bytes after it follow on the same line until
+// the next segment.
+type TextSeg struct {
+	Off, Line, Col int
+}
+
+// NewTextSegs returns a snippet whose bytes map to file positions through
+// segs (sorted by Off, the first at offset 0), for readers whose snippets
+// are not verbatim copies of the file: XML text after entity references or
+// CDATA sections, for example.
+func NewTextSegs(s, file string, segs []TextSeg) Text {
+	t := Text{S: s}
+	for _, g := range segs {
+		t.segs = append(t.segs, textSeg{off: g.Off, line: g.Line, col: g.Col})
+	}
+	if len(segs) > 0 {
+		t.Pos = Pos{File: file, Line: segs[0].Line, Col: segs[0].Col}
+	} else {
+		t.Pos = Pos{File: file}
+	}
+	return t
+}
+
 // IsEmpty reports whether the snippet holds only white space.
 func (t Text) IsEmpty() bool { return strings.TrimSpace(t.S) == "" }
 

@@ -65,14 +65,13 @@ func TestErrorsInLabelsNameTheFilePosition(t *testing.T) {
 			xmlModel("clock x;", twoLocs+`
 <transition><source ref="id0"/><target ref="id1"/><label kind="guard"><![CDATA[x < 2 && ]]]]><![CDATA[>]]></label></transition>`, "system P;", ""),
 			"m.xml:9:89: expected expression, found ']'"},
-		// Errors the checker finds (after reading) have the exact line; the
-		// column is exact up to the first entity on the line (k is at
-		// column 66 of the file, 63 is its offset in the decoded label)
-		// until model.Text can carry an offset map from other packages.
+		// Errors the checker finds after reading are exact too, past an
+		// entity on the line (k is at column 66 of the file, 63 of the
+		// decoded label).
 		{"xml undeclared in an invariant (checker)", "m.xml",
 			xmlModel("clock x;", `<location id="id0"><name>a</name><label kind="invariant">x &lt;= k</label></location>
 <init ref="id0"/>`, "system P;", ""),
-			"m.xml:6:63: undeclared name k"},
+			"m.xml:6:66: undeclared name k"},
 		{"xml unknown location reference", "m.xml",
 			xmlModel("", twoLocs+`
 <transition><source ref="id0"/><target ref="id7"/></transition>`, "system P;", ""),

@@ -319,9 +319,19 @@ func (r *xmlReader) textOf(s string, offs []int, start int) model.Text {
 	if len(offs) > 0 {
 		p = r.li.pos(offs[0])
 	}
-	// TODO(model.NewTextSegs): with a Text built from offs, errors the
-	// compiler finds after an entity on the same line would be exact too.
-	return model.NewText(s, p)
+	if len(offs) != len(s) || len(s) == 0 {
+		return model.NewText(s, p)
+	}
+	// one segment wherever the decoded text stops following the source
+	// byte for byte (an entity, a CDATA boundary, a new line)
+	var segs []model.TextSeg
+	for i := range s {
+		if i == 0 || offs[i] != offs[i-1]+1 || s[i-1] == '\n' {
+			q := r.li.pos(offs[i])
+			segs = append(segs, model.TextSeg{Off: i, Line: q.Line, Col: q.Col})
+		}
+	}
+	return model.NewTextSegs(s, p.File, segs)
 }
 
 // plain returns n's content as plain text, trimmed.

@@ -195,12 +195,14 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 		stats     bool
 		noProgess bool
 		cpuProf   string
+		qfile     string
 	)
 	cmd := &cobra.Command{
 		Use:   "verify MODEL [-q NAME|FORMULA]...",
 		Short: "Check queries on a model",
 		Long: `Check the queries of a model (all of them, or those named with -q; -q also takes a
-formula such as 'E<> P.done'). MODEL is a model file (.yaml) or the name of a bundled model.
+formula such as 'E<> P.done'). MODEL is a model file (.yaml, UPPAAL .xml or .xta with the
+.q file next to it) or the name of a bundled model (tcheck models list).
 
 Exit codes: 0 every query as expected (or satisfied when no expectation is given),
 1 a property violated or an expectation missed, 2 a usage or model error.`,
@@ -217,6 +219,15 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			m, err := loadModel(args[0], ov)
 			if err != nil {
 				return usageErr(err)
+			}
+			if qfile != "" {
+				src, err := os.ReadFile(qfile)
+				if err != nil {
+					return usageErr(err)
+				}
+				if err := uppaal.SetQueries(m.file, qfile, src); err != nil {
+					return usageErr(err)
+				}
 			}
 			qlist, err := selectQueries(m, qs)
 			if err != nil {
@@ -288,6 +299,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 	fl.BoolVar(&stats, "stats", false, "print exploration statistics")
 	fl.BoolVar(&noProgess, "no-progress", false, "do not print progress on stderr")
 	fl.StringVar(&cpuProf, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
+	fl.StringVar(&qfile, "queries", "", "take the queries from this UPPAAL .q file instead of the model's")
 	return cmd
 }
 

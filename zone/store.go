@@ -11,9 +11,9 @@ import (
 // (extrapolated) zone, and how it was reached.
 type Node struct {
 	key string
-	// zone holds the bounds as int16 (see narrow), or, when wide is set,
-	// each bound as two int16 halves (low half first).
-	zone   []int16
+	// zone holds the bounds, width bytes each, little endian (see
+	// zoneWidth).
+	zone   []byte
 	Parent *Node
 	next   *Node // next node with the same key in the passed list
 	// moveIdx is the index of the transition from Parent in the order
@@ -21,7 +21,7 @@ type Node struct {
 	// four bytes instead of the move itself; System.PathMoves recovers it.
 	moveIdx int32
 	Depth   int32
-	wide    bool
+	width   uint8
 	covered bool
 }
 
@@ -42,19 +42,23 @@ func (n *Node) Path() []*Node {
 
 // LoadZone copies the node's zone into dst.
 func (n *Node) LoadZone(dst dbm.DBM) {
-	if n.wide {
-		for i := range dst.M {
-			dst.M[i] = wideAt(n.zone, i)
+	m := dst.M
+	z := n.zone
+	switch n.width {
+	case 1:
+		z = z[:len(m)]
+		for i, b := range z {
+			m[i] = widen8(b)
 		}
-		return
+	case 2:
+		for i := range m {
+			m[i] = bound16(z, i)
+		}
+	default:
+		for i := range m {
+			m[i] = bound32(z, i)
+		}
 	}
-	for i, b := range n.zone {
-		dst.M[i] = widen(b)
-	}
-}
-
-func wideAt(z []int16, i int) dbm.Bound {
-	return dbm.Bound(uint32(uint16(z[2*i])) | uint32(uint16(z[2*i+1]))<<16)
 }
 
 // Decode unpacks the node's discrete part into locs and vars.
@@ -92,51 +96,98 @@ func (s *System) PathMoves(n *Node) ([]Move, error) {
 	return moves, nil
 }
 
-// Stored zones use 16-bit bounds whenever they fit: after extrapolation
-// every finite bound is at most the largest clock constant in absolute
-// value, so for most models a stored zone takes half the memory. inf16
-// stands for < ∞; it is larger than every narrow bound, so inclusion can
-// compare narrow bounds directly.
-const inf16 = math.MaxInt16
+// Stored zones use the narrowest of 8, 16 or 32 bits per bound that holds
+// all of them: after extrapolation every finite bound is at most the
+// largest clock constant in absolute value, so for most models a stored
+// zone takes a quarter or half of the memory of the DBM. The largest value
+// of each width stands for < ∞; it is larger than every narrow bound, so
+// inclusion compares the stored bounds directly.
+const (
+	inf8  = math.MaxInt8
+	inf16 = math.MaxInt16
+)
 
-func fits16(m []dbm.Bound) bool {
+// zoneWidth returns the bytes per bound needed to store m.
+func zoneWidth(m []dbm.Bound) uint8 {
+	w := uint8(1)
 	for _, b := range m {
-		if b != dbm.LTInf && (b >= inf16 || b <= -inf16) {
-			return false
+		if b == dbm.LTInf {
+			continue
+		}
+		if b >= inf16 || b <= -inf16 {
+			return 4
+		}
+		if b >= inf8 || b <= -inf8 {
+			w = 2
 		}
 	}
-	return true
+	return w
 }
 
-func narrow(b dbm.Bound) int16 {
-	if b == dbm.LTInf {
-		return inf16
-	}
-	return int16(b)
-}
-
-func widen(b int16) dbm.Bound {
-	if b == inf16 {
+func widen8(b byte) dbm.Bound {
+	if int8(b) == inf8 {
 		return dbm.LTInf
 	}
-	return dbm.Bound(b)
+	return dbm.Bound(int8(b))
+}
+
+func bound16(z []byte, i int) dbm.Bound {
+	v := int16(uint16(z[2*i]) | uint16(z[2*i+1])<<8)
+	if v == inf16 {
+		return dbm.LTInf
+	}
+	return dbm.Bound(v)
+}
+
+func bound32(z []byte, i int) dbm.Bound {
+	return dbm.Bound(uint32(z[4*i]) | uint32(z[4*i+1])<<8 | uint32(z[4*i+2])<<16 | uint32(z[4*i+3])<<24)
+}
+
+// storeZone encodes m into z (of len(m) * w bytes).
+func storeZone(z []byte, m []dbm.Bound, w uint8) {
+	for i, b := range m {
+		switch w {
+		case 1:
+			if b == dbm.LTInf {
+				z[i] = byte(int8(inf8))
+			} else {
+				z[i] = byte(int8(b))
+			}
+		case 2:
+			v := uint16(inf16)
+			if b != dbm.LTInf {
+				v = uint16(int16(b))
+			}
+			z[2*i], z[2*i+1] = byte(v), byte(v>>8)
+		default:
+			v := uint32(b)
+			z[4*i], z[4*i+1], z[4*i+2], z[4*i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+		}
+	}
 }
 
 // subsetEqNode reports whether z ⊆ the node's zone (both closed).
 func subsetEqNode(z []dbm.Bound, n *Node) bool {
 	s := n.zone
-	if n.wide {
+	switch n.width {
+	case 1:
+		s = s[:len(z)]
 		for i, b := range z {
-			if b > wideAt(s, i) {
+			if b > widen8(s[i]) {
 				return false
 			}
 		}
-		return true
-	}
-	s = s[:len(z)]
-	for i, b := range z {
-		if b > widen(s[i]) {
-			return false
+	case 2:
+		for i, b := range z {
+			if b > bound16(s, i) {
+				return false
+			}
+		}
+	default:
+		for i, b := range z {
+			if b > bound32(s, i) {
+				return false
+			}
 		}
 	}
 	return true
@@ -145,18 +196,25 @@ func subsetEqNode(z []dbm.Bound, n *Node) bool {
 // nodeSubsetEq reports whether the node's zone ⊆ z (both closed).
 func nodeSubsetEq(n *Node, z []dbm.Bound) bool {
 	s := n.zone
-	if n.wide {
+	switch n.width {
+	case 1:
+		s = s[:len(z)]
 		for i, b := range z {
-			if wideAt(s, i) > b {
+			if widen8(s[i]) > b {
 				return false
 			}
 		}
-		return true
-	}
-	s = s[:len(z)]
-	for i, b := range z {
-		if widen(s[i]) > b {
-			return false
+	case 2:
+		for i, b := range z {
+			if bound16(s, i) > b {
+				return false
+			}
+		}
+	default:
+		for i, b := range z {
+			if bound32(s, i) > b {
+				return false
+			}
 		}
 	}
 	return true
@@ -190,7 +248,7 @@ type passedList struct {
 	m      map[string]*Node
 	stored int64
 	cover  int64 // successors dropped as included plus stored nodes evicted
-	zones  arena[int16]
+	zones  arena[byte]
 	nodes  arena[Node]
 }
 
@@ -233,19 +291,9 @@ func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) 
 	}
 	n := &p.nodes.alloc(1)[0]
 	n.key = skey
-	if fits16(z.M) {
-		n.zone = p.zones.alloc(len(z.M))
-		for i, b := range z.M {
-			n.zone[i] = narrow(b)
-		}
-	} else {
-		n.wide = true
-		n.zone = p.zones.alloc(2 * len(z.M))
-		for i, b := range z.M {
-			n.zone[2*i] = int16(uint16(uint32(b)))
-			n.zone[2*i+1] = int16(uint16(uint32(b) >> 16))
-		}
-	}
+	n.width = zoneWidth(z.M)
+	n.zone = p.zones.alloc(int(n.width) * len(z.M))
+	storeZone(n.zone, z.M, n.width)
 	n.Parent = parent
 	n.moveIdx = moveIdx
 	if parent != nil {

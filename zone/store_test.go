@@ -59,11 +59,15 @@ func TestKeyRoundTrip(t *testing.T) {
 }
 
 // TestPassedListInclusion checks the passed list's inclusion both ways,
-// with zones stored in 16-bit and in wide form: an included zone is
+// with zones stored in 8, 16 and 32 bits per bound: an included zone is
 // covered, a larger zone evicts the stored ones it includes, and loading a
 // node gives back the zone stored.
 func TestPassedListInclusion(t *testing.T) {
-	for _, big := range []int32{10, 1000000} {
+	for _, tc := range []struct {
+		big   int32
+		width uint8
+	}{{10, 1}, {2000, 2}, {1000000, 4}} {
+		big := tc.big
 		p := newPassedList(3)
 		z := func(x, y int32) dbm.DBM {
 			d := dbm.New(3)
@@ -75,7 +79,7 @@ func TestPassedListInclusion(t *testing.T) {
 		}
 		key := []byte("k")
 		small := p.insert(key, z(1, 1), nil, -1)
-		if small == nil || small.wide != (big > 16000) {
+		if small == nil || small.width != tc.width {
 			t.Fatalf("big=%d: first zone not stored as expected", big)
 		}
 		if p.insert(key, z(1, 1), nil, -1) != nil {

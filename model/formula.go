@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -339,25 +340,13 @@ func (fc *formulaCompiler) process(cx *ctx, x syntax.Expr) (*procInfo, error) {
 			parts[i] = strconv.FormatInt(v, 10)
 		}
 		for _, pi := range st.procs {
-			if pi.inst == id.Name && equalInts(pi.args, args) {
+			if pi.inst == id.Name && slices.Equal(pi.args, args) {
 				return pi, nil
 			}
 		}
 		return nil, c.errAt(y.Pos, "unknown process %s(%s)", id.Name, strings.Join(parts, ","))
 	}
 	return nil, c.errAt(x.Position(), "%s is not a process", exprString(x))
-}
-
-func equalInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // member compiles `P.name`: a location test or the value of a process

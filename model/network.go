@@ -222,6 +222,23 @@ type Formula struct {
 	Src   string // the source text of this node, for messages
 }
 
+// Has reports whether f or one of its subformulas is of kind k (for
+// example FDeadlock: the formula needs the deadlock computation).
+func (f *Formula) Has(k FormulaKind) bool {
+	if f == nil {
+		return false
+	}
+	if f.Kind == k {
+		return true
+	}
+	for _, a := range f.Args {
+		if a.Has(k) {
+			return true
+		}
+	}
+	return false
+}
+
 // Term is a compiled expression of a sup/inf query: a clock (Clock > 0) or a
 // data expression (Data != nil).
 type Term struct {

@@ -2,6 +2,7 @@ package queries
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
@@ -20,6 +21,8 @@ type Options struct {
 	Limits        zone.Limits
 	NoTrace       bool // skip building traces
 	Progress      func(q []*Query, s zone.Stats)
+	// Now is the clock for time limits (time.Now when nil).
+	Now func() time.Time
 }
 
 // Value is the answer of a sup or inf query for one expression.
@@ -139,7 +142,7 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 		if m.sup != nil {
 			f = m.sup.cond
 		}
-		if hasDeadlock(f) {
+		if f.Has(model.FDeadlock) {
 			dead = append(dead, m)
 		} else {
 			plain = append(plain, m)
@@ -161,21 +164,6 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 		}
 	}
 	return results
-}
-
-func hasDeadlock(f *model.Formula) bool {
-	if f == nil {
-		return false
-	}
-	if f.Kind == model.FDeadlock {
-		return true
-	}
-	for _, a := range f.Args {
-		if hasDeadlock(a) {
-			return true
-		}
-	}
-	return false
 }
 
 // clockBounds adds the constants of f's clock constraints to l and u (both:
@@ -296,10 +284,10 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		if m.goal != nil {
 			fs = append(fs, m.goal)
 			open++
-			deadlock = deadlock || hasDeadlock(m.goal)
+			deadlock = deadlock || m.goal.Has(model.FDeadlock)
 		} else {
 			fs = append(fs, m.sup.cond)
-			deadlock = deadlock || hasDeadlock(m.sup.cond)
+			deadlock = deadlock || m.sup.cond.Has(model.FDeadlock)
 		}
 	}
 	wholeGraph := open < len(ms)
@@ -319,7 +307,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	checker := zone.NewChecker(sys)
 	st := zone.NewStepper(sys)
 	var checkErr error
-	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits}
+	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now}
 	if opts.Progress != nil {
 		zopts.Progress = func(s zone.Stats) { opts.Progress(qs, s) }
 	}

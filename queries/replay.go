@@ -2,6 +2,7 @@ package queries
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/zone"
@@ -31,7 +32,7 @@ func Replay(net *model.Network, t *Trace, goal *model.Formula) error {
 	if err := r.checkState(locs, vars, clocks); err != nil {
 		return fmt.Errorf("initial state: %w", err)
 	}
-	if !equalInts(locs, t.Locs[0]) || !equal32(vars, t.Vars[0]) || !equalInts64(clocks, t.Clocks[0]) {
+	if !slices.Equal(locs, t.Locs[0]) || !slices.Equal(vars, t.Vars[0]) || !slices.Equal(clocks, t.Clocks[0]) {
 		return fmt.Errorf("initial state differs from the trace")
 	}
 	for i := 1; i < len(t.Moves); i++ {
@@ -42,7 +43,7 @@ func Replay(net *model.Network, t *Trace, goal *model.Formula) error {
 		if err != nil {
 			return fmt.Errorf("step %d: %w", i, err)
 		}
-		if !equalInts(nl, t.Locs[i]) || !equal32(nv, t.Vars[i]) || !equalInts64(nc, t.Clocks[i]) {
+		if !slices.Equal(nl, t.Locs[i]) || !slices.Equal(nv, t.Vars[i]) || !slices.Equal(nc, t.Clocks[i]) {
 			return fmt.Errorf("step %d: the state reached differs from the trace", i)
 		}
 		locs, vars, clocks = nl, nv, nc
@@ -50,7 +51,7 @@ func Replay(net *model.Network, t *Trace, goal *model.Formula) error {
 	if err := r.delay(locs, vars, clocks, t.FinalDelay); err != nil {
 		return fmt.Errorf("final delay: %w", err)
 	}
-	if !equalInts64(clocks, t.Final) {
+	if !slices.Equal(clocks, t.Final) {
 		return fmt.Errorf("final valuation differs from the trace")
 	}
 	if goal != nil {
@@ -69,30 +70,6 @@ type replayer struct {
 	net *model.Network
 	env *model.Env
 	den int64
-}
-
-func equalInts(a, b []int32) bool { return equal32(a, b) }
-func equal32(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-func equalInts64(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // sat reports whether x_I - x_J ≺ c holds for the scaled valuation.

@@ -1,7 +1,6 @@
 package queries
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,15 +12,7 @@ import (
 
 func loadModel(t *testing.T, path string, overrides map[string]int64) (*model.File, *model.Network) {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := model.Parse(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	net, err := f.Compile(overrides)
+	f, net, err := model.Load(path, overrides)
 	if err != nil {
 		t.Fatal(err)
 	}

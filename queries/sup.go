@@ -62,7 +62,7 @@ func newSupState(sys *zone.System, q *Query, k int32) *supState {
 	if s.cond == nil {
 		s.cond = &model.Formula{Kind: model.FTrue, Src: "true"}
 	}
-	s.condHasClocks = hasClock(s.cond)
+	s.condHasClocks = s.cond.Has(model.FClock)
 	s.improved = make([]bool, len(q.Terms))
 	return s
 }
@@ -200,21 +200,6 @@ func checkSup(sys *zone.System, m *member, opts Options, k int32) {
 		}
 		k *= 2
 	}
-}
-
-func hasClock(f *model.Formula) bool {
-	if f == nil {
-		return false
-	}
-	if f.Kind == model.FClock {
-		return true
-	}
-	for _, a := range f.Args {
-		if hasClock(a) {
-			return true
-		}
-	}
-	return false
 }
 
 // update folds the zone z (of the visited state v, satisfying the

@@ -2,7 +2,6 @@ package zone_test
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/tcheck/tcheck/model"
@@ -11,15 +10,7 @@ import (
 
 func compile(tb testing.TB, path string, overrides map[string]int64) *model.Network {
 	tb.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	f, err := model.Parse(path, src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	net, err := f.Compile(overrides)
+	_, net, err := model.Load(path, overrides)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,7 +1,10 @@
 package zone
 
 import (
+	"slices"
+
 	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
 )
 
 // Deadlocked returns the valuations of the symbolic state (locs, vars, z)
@@ -28,29 +31,18 @@ func (st *Stepper) Deadlocked(locs, vars []int32, z dbm.DBM, out dbm.Federation)
 	tlocs := make([]int32, sys.NProcs)
 	tvars := make([]int32, sys.NVars)
 	pre := dbm.New(sys.Dim)
-	env := st.env
+	var guards []dbm.Constraint
+	var resets []model.Reset
 	var merr error
-	procs := sys.Net.Procs
 	err = st.Moves(locs, vars, func(m Move) bool {
 		if len(out.Zones) == 0 {
 			return false
 		}
-		// target discrete state and resets
-		env.Vars, env.Locs = vars, locs
-		copy(tvars, vars)
-		copy(tlocs, locs)
-		env.Vars = tvars
-		env.Resets = env.Resets[:0]
-		for _, r := range m {
-			e := &procs[r.Proc].Edges[r.Edge]
-			if e.Update != nil {
-				e.Update(env)
-				if env.Err != nil {
-					merr = st.runtimeErr(m)
-					return false
-				}
-			}
-			tlocs[r.Proc] = int32(e.To)
+		var err error
+		guards, resets, err = st.Effect(locs, vars, m, tlocs, tvars, guards[:0], resets[:0])
+		if err != nil {
+			merr = err
+			return false
 		}
 		// I' on the target
 		pre.Init()
@@ -63,16 +55,9 @@ func (st *Stepper) Deadlocked(locs, vars []int32, z dbm.DBM, out dbm.Federation)
 			return true
 		}
 		// free_r(I' ∧ r): the last assignment to a clock wins
-		for k := len(env.Resets) - 1; k >= 0; k-- {
-			rs := env.Resets[k]
-			seen := false
-			for _, later := range env.Resets[k+1:] {
-				if later.Clock == rs.Clock {
-					seen = true
-					break
-				}
-			}
-			if seen {
+		for k := len(resets) - 1; k >= 0; k-- {
+			rs := resets[k]
+			if slices.ContainsFunc(resets[k+1:], func(later model.Reset) bool { return later.Clock == rs.Clock }) {
 				continue
 			}
 			if !pre.Constrain(rs.Clock, 0, dbm.LE(rs.Value)) || !pre.Constrain(0, rs.Clock, dbm.LE(-rs.Value)) {
@@ -80,20 +65,10 @@ func (st *Stepper) Deadlocked(locs, vars []int32, z dbm.DBM, out dbm.Federation)
 			}
 			pre.Free(rs.Clock)
 		}
-		// guards, evaluated on the source
-		env.Vars, env.Locs = vars, locs
-		for _, r := range m {
-			e := &procs[r.Proc].Edges[r.Edge]
-			for k := range e.ClockGuard {
-				c := &e.ClockGuard[k]
-				b := constraintBound(c, env)
-				if env.Err != nil {
-					merr = st.runtimeErr(m)
-					return false
-				}
-				if !pre.Constrain(c.I, c.J, b) {
-					return true
-				}
+		// the guards, evaluated on the source
+		for _, g := range guards {
+			if !pre.Constrain(g.I, g.J, g.B) {
+				return true
 			}
 		}
 		// source invariant, then the delay closure

@@ -155,6 +155,22 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		return finish(LimitStates)
 	}
 
+	// timeLimit checks the limits that do not depend on the states: the
+	// timeout, the deadline, cancellation. It runs at the first state
+	// expanded and then every 256.
+	timeLimit := func(t time.Time) (StopReason, bool) {
+		if opts.Limits.Timeout > 0 && t.Sub(start) >= opts.Limits.Timeout ||
+			!opts.Limits.Deadline.IsZero() && !t.Before(opts.Limits.Deadline) {
+			return LimitTime, true
+		}
+		select {
+		case <-opts.Limits.Cancel:
+			return Canceled, true
+		default:
+		}
+		return Completed, false
+	}
+
 	progressEvery := opts.ProgressEvery
 	if progressEvery == 0 {
 		progressEvery = time.Second
@@ -209,16 +225,10 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		if stopped {
 			return finish(stopReason)
 		}
-		if res.Explored&255 == 0 {
+		if res.Explored&255 == 1 {
 			t := now()
-			if opts.Limits.Timeout > 0 && t.Sub(start) >= opts.Limits.Timeout ||
-				!opts.Limits.Deadline.IsZero() && !t.Before(opts.Limits.Deadline) {
-				return finish(LimitTime)
-			}
-			select {
-			case <-opts.Limits.Cancel:
-				return finish(Canceled)
-			default:
+			if r, hit := timeLimit(t); hit {
+				return finish(r)
 			}
 			if res.Explored&4095 == 0 || opts.Limits.MaxMemory > 0 {
 				m := mem.sample()

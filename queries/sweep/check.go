@@ -163,36 +163,16 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 
 	opts := s.Options.check()
 	opts.NoTrace = !co.Traces
-	results := make([]*queries.Result, len(qs))
-	var deadline time.Time
-	if s.Options.Limits.Timeout > 0 {
-		deadline = start.Add(s.Options.Limits.Timeout)
+	opts.Limits.Cancel = co.Cancel
+	opts.Now = now
+	if t := s.Options.Limits.Timeout; t > 0 {
+		// one deadline for every exploration of the point (queries.Check
+		// explores the deadlock queries separately, and sup/inf queries
+		// may explore again)
+		opts.Limits.Timeout = 0
+		opts.Limits.Deadline = start.Add(t)
 	}
-	sys := zone.NewSystem(net)
-	for _, batch := range batches(qs) {
-		o := opts
-		o.Limits.Cancel = co.Cancel
-		if !deadline.IsZero() {
-			left := deadline.Sub(now())
-			if left <= 0 {
-				for _, i := range batch {
-					results[i] = &queries.Result{Query: qs[i], Verdict: queries.Unknown, Reason: zone.LimitTime}
-				}
-				continue
-			}
-			// one deadline for every exploration of the point, sup
-			// re-explorations included
-			o.Limits.Timeout = 0
-			o.Limits.Deadline = deadline
-		}
-		sub := make([]*queries.Query, len(batch))
-		for k, i := range batch {
-			sub[k] = qs[i]
-		}
-		for k, r := range queries.Check(sys, sub, o) {
-			results[batch[k]] = r
-		}
-	}
+	results := queries.Check(zone.NewSystem(net), qs, opts)
 	res.Results = results
 	for i, r := range results {
 		qr := QueryResult{
@@ -321,46 +301,4 @@ func (b *boundExpect) holds(net *model.Network, r *queries.Result) (bool, error)
 		}
 	}
 	return true, nil
-}
-
-// batches groups query indices by exploration as queries.Check shares
-// them: the queries without deadlock (E<>, A[], sup, inf), those with it,
-// and any other kinds; each batch is checked with the time left of the
-// point's timeout.
-func batches(qs []*queries.Query) [][]int {
-	var plain, dead, other []int
-	for i, q := range qs {
-		switch q.Kind {
-		case syntax.QueryEF, syntax.QueryAG, syntax.QuerySup, syntax.QueryInf:
-			if hasDeadlock(q.Formula) {
-				dead = append(dead, i)
-			} else {
-				plain = append(plain, i)
-			}
-		default:
-			other = append(other, i)
-		}
-	}
-	var out [][]int
-	for _, b := range [][]int{plain, dead, other} {
-		if len(b) > 0 {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-func hasDeadlock(f *model.Formula) bool {
-	if f == nil {
-		return false
-	}
-	if f.Kind == model.FDeadlock {
-		return true
-	}
-	for _, a := range f.Args {
-		if hasDeadlock(a) {
-			return true
-		}
-	}
-	return false
 }

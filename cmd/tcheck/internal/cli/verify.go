@@ -17,6 +17,7 @@ import (
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/uppaal"
 	"github.com/tcheck/tcheck/queries"
+	"github.com/tcheck/tcheck/queries/sweep"
 	"github.com/tcheck/tcheck/zone"
 )
 
@@ -61,7 +62,7 @@ func (f *searchFlags) options() (queries.Options, error) {
 	o.Limits.MaxStates = f.maxStates
 	o.Limits.Timeout = f.timeout
 	if f.maxMemory != "" {
-		m, err := parseBytes(f.maxMemory)
+		m, err := sweep.ParseBytes(f.maxMemory)
 		if err != nil {
 			return o, fmt.Errorf("--max-memory: %v", err)
 		}
@@ -89,27 +90,6 @@ func parseSets(sets []string) (map[string]int64, error) {
 		m[name] = v
 	}
 	return m, nil
-}
-
-// parseBytes reads sizes like 512MB, 2GiB, 1000000.
-func parseBytes(s string) (uint64, error) {
-	s = strings.TrimSpace(s)
-	units := []struct {
-		suffix string
-		mult   uint64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}}
-	mult := uint64(1)
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
-			break
-		}
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("%q is not a size (e.g. 2GiB, 500MB)", s)
-	}
-	return uint64(v * float64(mult)), nil
 }
 
 // loadedModel is a model file with its compiled network.

@@ -455,3 +455,18 @@ func (n *Network) LocationName(proc, loc int) string {
 	}
 	return p.Name + "." + p.Locations[loc].Name
 }
+
+// Constant returns the value of a global scalar constant or parameter of
+// the model (ok is false for anything else): queries print the constants
+// they mention, such as U in `t <= U`, with their values.
+func (n *Network) Constant(name string) (v int64, ok bool) {
+	st := n.state()
+	if st == nil {
+		return 0, false
+	}
+	sym := st.global.lookup(name)
+	if sym == nil || sym.kind != symConst || len(sym.vals) != 1 || sym.t == nil || !sym.t.isData() {
+		return 0, false
+	}
+	return sym.vals[0], true
+}

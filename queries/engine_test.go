@@ -152,3 +152,18 @@ func TestLimitsGiveUnknown(t *testing.T) {
 		t.Fatalf("stats %+v", r.Stats)
 	}
 }
+
+// TestQueryConstants checks that a query lists the model constants it
+// mentions with their values (for the output: `where U = 4`), in order of
+// first mention, leaving out quantified variables and non-constants.
+func TestQueryConstants(t *testing.T) {
+	_, net := loadModel(t, "../agreement/agreement.yaml", map[string]int64{"d": 1})
+	q, err := Compile(net, model.NewText("A[] forall (T : pid_t) (t <= U + D imply T >= 0) && nf <= f && U > 0", model.Pos{File: "test", Line: 1, Col: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(q.Constants)
+	if want := "[{U 8} {D 2} {f 1}]"; got != want {
+		t.Fatalf("constants %s, want %s", got, want)
+	}
+}

@@ -37,6 +37,15 @@ type Query struct {
 	Terms    []model.Term // sup/inf expressions
 	Expect   Expectation
 	Comment  string
+	// Constants are the model constants the query mentions, with their
+	// values at this parameter point (U in `t <= U`), for the output.
+	Constants []NamedValue
+}
+
+// NamedValue is a constant and its value.
+type NamedValue struct {
+	Name  string
+	Value int64
 }
 
 // Expectation is a query's `expect:` entry.
@@ -268,6 +277,7 @@ func Compile(net *model.Network, t model.Text) (*Query, error) {
 		return nil, err
 	}
 	q := &Query{Src: strings.TrimSpace(t.S), Pos: t.Pos, Kind: ast.Kind}
+	q.Constants = mentionedConstants(net, ast)
 	switch ast.Kind {
 	case syntax.QueryEF, syntax.QueryAG, syntax.QueryEG, syntax.QueryAF, syntax.QueryLeadsTo:
 		if q.Formula, err = net.CompileFormula(ast.Formula, t); err != nil {
@@ -293,4 +303,58 @@ func Compile(net *model.Network, t model.Text) (*Query, error) {
 		}
 	}
 	return q, nil
+}
+
+// mentionedConstants lists, in order of first mention, the identifiers of
+// the query that name scalar constants or parameters of the model
+// (quantified variables excepted).
+func mentionedConstants(net *model.Network, q *syntax.Query) []NamedValue {
+	var out []NamedValue
+	seen := map[string]bool{}
+	var walk func(e syntax.Expr, bound map[string]bool)
+	walk = func(e syntax.Expr, bound map[string]bool) {
+		switch x := e.(type) {
+		case nil:
+		case *syntax.Ident:
+			if bound[x.Name] || seen[x.Name] {
+				return
+			}
+			if v, ok := net.Constant(x.Name); ok {
+				seen[x.Name] = true
+				out = append(out, NamedValue{x.Name, v})
+			}
+		case *syntax.ParenExpr:
+			walk(x.X, bound)
+		case *syntax.UnaryExpr:
+			walk(x.X, bound)
+		case *syntax.BinaryExpr:
+			walk(x.X, bound)
+			walk(x.Y, bound)
+		case *syntax.CondExpr:
+			walk(x.Cond, bound)
+			walk(x.Then, bound)
+			walk(x.Else, bound)
+		case *syntax.IndexExpr:
+			walk(x.X, bound)
+			walk(x.Index, bound)
+		case *syntax.MemberExpr:
+			walk(x.X, bound)
+		case *syntax.CallExpr:
+			for _, a := range x.Args {
+				walk(a, bound)
+			}
+		case *syntax.QuantExpr:
+			inner := map[string]bool{x.Var: true}
+			for k := range bound {
+				inner[k] = true
+			}
+			walk(x.Body, inner)
+		}
+	}
+	walk(q.Formula, nil)
+	walk(q.Formula2, nil)
+	for _, e := range q.Exprs {
+		walk(e, nil)
+	}
+	return out
 }

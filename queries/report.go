@@ -202,6 +202,13 @@ func WriteResult(w io.Writer, net *model.Network, r *Result, withTrace, withStat
 	if r.Reason != zone.Completed && r.Reason != zone.Stopped && r.Verdict == Unknown {
 		line += "  [" + r.Reason.String() + "]"
 	}
+	if len(q.Constants) > 0 {
+		var cs []string
+		for _, c := range q.Constants {
+			cs = append(cs, fmt.Sprintf("%s = %d", c.Name, c.Value))
+		}
+		line += "  where " + strings.Join(cs, ", ")
+	}
 	fmt.Fprintln(w, line)
 	if r.Err != nil {
 		fmt.Fprintf(w, "  model error: %v\n", r.Err)
@@ -281,18 +288,19 @@ type JSONValue struct {
 
 // JSONResult is one query result in the JSON output.
 type JSONResult struct {
-	Query         string      `json:"query"`
-	Formula       string      `json:"formula"`
-	Verdict       Verdict     `json:"verdict"`
-	Values        []JSONValue `json:"values,omitempty"`
-	Expected      string      `json:"expected,omitempty"`
-	AsExpected    bool        `json:"as_expected"`
-	StopReason    string      `json:"stop_reason"`
-	Extrapolation string      `json:"extrapolation"`
-	Explorations  int         `json:"explorations"`
-	Stats         JSONStats   `json:"stats"`
-	Trace         *JSONTrace  `json:"trace,omitempty"`
-	Error         string      `json:"error,omitempty"`
+	Query         string           `json:"query"`
+	Formula       string           `json:"formula"`
+	Verdict       Verdict          `json:"verdict"`
+	Values        []JSONValue      `json:"values,omitempty"`
+	Expected      string           `json:"expected,omitempty"`
+	AsExpected    bool             `json:"as_expected"`
+	Constants     map[string]int64 `json:"constants,omitempty"`
+	StopReason    string           `json:"stop_reason"`
+	Extrapolation string           `json:"extrapolation"`
+	Explorations  int              `json:"explorations"`
+	Stats         JSONStats        `json:"stats"`
+	Trace         *JSONTrace       `json:"trace,omitempty"`
+	Error         string           `json:"error,omitempty"`
 }
 
 // JSON converts a result for the JSON output.
@@ -313,6 +321,12 @@ func JSON(net *model.Network, r *Result, withTrace bool) JSONResult {
 	}
 	for _, v := range r.Values {
 		j.Values = append(j.Values, JSONValue{Expr: v.Term, Value: v.String()})
+	}
+	if len(r.Query.Constants) > 0 {
+		j.Constants = map[string]int64{}
+		for _, c := range r.Query.Constants {
+			j.Constants[c.Name] = c.Value
+		}
 	}
 	switch {
 	case r.Err != nil:

@@ -135,7 +135,7 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 			m.sup = newSupState(sys, q, initialSupBound(sys))
 			r.Goal = m.sup.cond
 		default:
-			r.Verdict, r.TraceErr = Unknown, fmt.Errorf("%s queries are not supported yet", q.Kind)
+			results[i] = checkLiveness(sys, q, opts)
 			continue
 		}
 		f := m.goal

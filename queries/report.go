@@ -108,6 +108,9 @@ func varValues(net *model.Network, vars, prev []int32) string {
 // edges of the move.
 func WriteTrace(w io.Writer, net *model.Network, t *Trace, indent string) {
 	for i := range t.Moves {
+		if t.Cycle > 0 && i == len(t.Moves)-t.Cycle {
+			fmt.Fprintf(w, "%s-- from here the last %d transitions form a cycle of the zone graph: the run can repeat them forever\n", indent, t.Cycle)
+		}
 		if i > 0 {
 			if t.Delays[i] != 0 {
 				fmt.Fprintf(w, "%sdelay %s\n", indent, Rat(t.Delays[i], t.Den))
@@ -135,6 +138,9 @@ func WriteTrace(w io.Writer, net *model.Network, t *Trace, indent string) {
 		if len(net.Clocks) > 1 {
 			fmt.Fprintf(w, "%s    clocks: %s\n", indent, clockValues(net, t.Final, t.Den))
 		}
+	}
+	if t.End != "" {
+		fmt.Fprintf(w, "%s-- %s\n", indent, t.End)
 	}
 }
 
@@ -278,6 +284,11 @@ type JSONTrace struct {
 	Steps       []JSONStep        `json:"steps"`
 	FinalDelay  string            `json:"final_delay"`
 	FinalClocks map[string]string `json:"final_clocks"`
+	// Cycle: the last Cycle steps return to the symbolic state they left
+	// and can repeat forever (E[], A<>, --> witnesses).
+	Cycle int `json:"cycle,omitempty"`
+	// End says why a liveness witness without a cycle ends.
+	End string `json:"end,omitempty"`
 }
 
 // JSONValue is a sup/inf value in the JSON output.
@@ -336,7 +347,7 @@ func JSON(net *model.Network, r *Result, withTrace bool) JSONResult {
 	}
 	if r.Trace != nil && withTrace {
 		t := r.Trace
-		jt := &JSONTrace{Kind: "witness", FinalDelay: Rat(t.FinalDelay, t.Den), FinalClocks: clockMap(net, t.Final, t.Den)}
+		jt := &JSONTrace{Kind: "witness", FinalDelay: Rat(t.FinalDelay, t.Den), FinalClocks: clockMap(net, t.Final, t.Den), Cycle: t.Cycle, End: t.End}
 		if r.Verdict == Violated {
 			jt.Kind = "counterexample"
 		} else if r.Verdict == Error {

@@ -28,6 +28,13 @@ type Trace struct {
 	Clocks     [][]int64   // valuation on entering each state (scaled by Den)
 	FinalDelay int64
 	Final      []int64
+	// Cycle, when positive, says that the last Cycle moves lead back to
+	// the symbolic state they started from: a cycle of the abstract zone
+	// graph that the run can repeat forever (liveness witnesses).
+	Cycle int
+	// End, for a liveness witness without a cycle, says why the run ends
+	// in its last state.
+	End string
 }
 
 // ErrNotConcretisable is returned when no concrete run follows a symbolic

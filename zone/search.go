@@ -18,6 +18,21 @@ type Limits struct {
 	Cancel <-chan struct{}
 }
 
+// expired checks the limits that do not depend on the states: the timeout
+// (from start), the deadline, cancellation. Searches check them at the
+// first state expanded and then every 256.
+func (l Limits) expired(t, start time.Time) (StopReason, bool) {
+	if l.Timeout > 0 && t.Sub(start) >= l.Timeout || !l.Deadline.IsZero() && !t.Before(l.Deadline) {
+		return LimitTime, true
+	}
+	select {
+	case <-l.Cancel:
+		return Canceled, true
+	default:
+	}
+	return Completed, false
+}
+
 // Options configure a search.
 type Options struct {
 	Order         Order
@@ -155,21 +170,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		return finish(LimitStates)
 	}
 
-	// timeLimit checks the limits that do not depend on the states: the
-	// timeout, the deadline, cancellation. It runs at the first state
-	// expanded and then every 256.
-	timeLimit := func(t time.Time) (StopReason, bool) {
-		if opts.Limits.Timeout > 0 && t.Sub(start) >= opts.Limits.Timeout ||
-			!opts.Limits.Deadline.IsZero() && !t.Before(opts.Limits.Deadline) {
-			return LimitTime, true
-		}
-		select {
-		case <-opts.Limits.Cancel:
-			return Canceled, true
-		default:
-		}
-		return Completed, false
-	}
+	timeLimit := func(t time.Time) (StopReason, bool) { return opts.Limits.expired(t, start) }
 
 	progressEvery := opts.ProgressEvery
 	if progressEvery == 0 {

@@ -358,3 +358,5 @@ func (w *waitingList) pop() *Node {
 }
 
 func (w *waitingList) len() int { return len(w.items) - w.head }
+
+var errMoveNotFound = fmt.Errorf("internal error: a move of a stored state was not found")

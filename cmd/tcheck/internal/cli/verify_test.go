@@ -99,6 +99,7 @@ func TestVerifyJSONMatchesSchema(t *testing.T) {
 		{"../../../../queries/testdata/semantics/invariants.yaml"},
 		{"../../../../queries/testdata/semantics/select.yaml"},
 		{"../../../../queries/testdata/errors/range.yaml"},
+		{"../../../../queries/testdata/semantics/liveness.yaml"},
 	} {
 		t.Run(filepath.Base(args[0]), func(t *testing.T) {
 			_, out, errOut := run(append([]string{"verify", "--json", "--no-progress"}, args...)...)

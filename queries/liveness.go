@@ -1,0 +1,426 @@
+package queries
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/graph/simple"
+	"gonum.org/v1/gonum/graph/topo"
+
+	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/syntax"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// Liveness properties, with UPPAAL's semantics (docs.uppaal.org, Semantics
+// of the Symbolic Queries):
+//
+//   - E[] p holds when some path keeps p in every state and is infinite,
+//     or ends in a state that can delay forever (within p and the
+//     invariant), or ends in a state with no outgoing transition at all;
+//   - A<> p is not E[] not p;
+//   - p --> q is A[] (p imply A<> q).
+//
+// They are decided on the explicit abstract zone graph (zone.BuildGraph,
+// states up to equality, no inclusion) under Extra_M+, which preserves
+// deadlocks and cycles: a path satisfying E[] p is a path to a state that
+// lies on a cycle of the p-subgraph or is maximal (deadlocked, or able to
+// delay forever). As in UPPAAL, time divergence is not required of
+// infinite paths. The state formulas p and q may test locations and data;
+// clock constraints and deadlock inside them are not supported.
+
+// lasso is a witness of E[] p: the moves to a state of the p-subgraph, then
+// (cycle > 0) the last cycle moves return to that state.
+type lasso struct {
+	moves []zone.Move
+	cycle int
+	// end is the node the witness ends in, deadlocked when dead.
+	dead bool
+}
+
+// livenessGraph is the abstract zone graph with the formulas evaluated.
+type livenessGraph struct {
+	sys     *zone.System
+	g       *zone.Graph
+	checker *zone.Checker
+	st      *zone.Stepper
+	locs    []int32
+	vars    []int32
+	z       dbm.DBM
+	maximal map[int32]int8 // 0 unknown, 1 maximal, 2 not; 3 maximal by deadlock
+}
+
+func (lg *livenessGraph) holds(f *model.Formula, i int32) (bool, error) {
+	lg.g.Decode(i, lg.locs, lg.vars, lg.z)
+	return lg.checker.Sat(f, lg.locs, lg.vars, lg.z)
+}
+
+// isMaximal reports whether a path can end in node i: some valuation has
+// no outgoing action transition now or after any delay (then it also ends
+// after the largest delay), or every valuation can delay forever. dead says
+// which.
+func (lg *livenessGraph) isMaximal(i int32) (ok, dead bool, err error) {
+	if m, done := lg.maximal[i]; done {
+		return m == 1 || m == 3, m == 3, nil
+	}
+	lg.g.Decode(i, lg.locs, lg.vars, lg.z)
+	fed, err := lg.st.Deadlocked(lg.locs, lg.vars, lg.z, dbm.Federation{})
+	if err != nil {
+		return false, false, err
+	}
+	if !fed.IsEmpty() {
+		lg.maximal[i] = 3
+		return true, true, nil
+	}
+	delay, err := lg.st.DelayAllowed(lg.locs, lg.vars)
+	if err != nil {
+		return false, false, err
+	}
+	if delay {
+		inv, _, err := lg.st.Invariant(lg.locs, lg.vars, nil)
+		if err != nil {
+			return false, false, err
+		}
+		bounded := false
+		for _, c := range inv {
+			if c.J == 0 && c.I != 0 {
+				bounded = true
+			}
+		}
+		if !bounded {
+			lg.maximal[i] = 1
+			return true, false, nil
+		}
+	}
+	lg.maximal[i] = 2
+	return false, false, nil
+}
+
+// subgraph returns the nodes satisfying f (by index) and, among them, those
+// on a cycle of the subgraph they induce (a strongly connected component
+// with an edge inside it).
+func (lg *livenessGraph) subgraph(f *model.Formula) (in []bool, cyclic []bool, err error) {
+	n := len(lg.g.Nodes)
+	in = make([]bool, n)
+	for i := range lg.g.Nodes {
+		if in[i], err = lg.holds(f, int32(i)); err != nil {
+			return nil, nil, err
+		}
+	}
+	dg := simple.NewDirectedGraph()
+	for i := range lg.g.Nodes {
+		if in[i] {
+			dg.AddNode(simple.Node(i))
+		}
+	}
+	cyclic = make([]bool, n)
+	for i, node := range lg.g.Nodes {
+		if !in[i] {
+			continue
+		}
+		for _, s := range node.Succ {
+			if !in[s] {
+				continue
+			}
+			if int(s) == i {
+				cyclic[i] = true // a self-loop
+				continue
+			}
+			if !dg.HasEdgeFromTo(int64(i), int64(s)) {
+				dg.SetEdge(simple.Edge{F: simple.Node(i), T: simple.Node(s)})
+			}
+		}
+	}
+	for _, scc := range topo.TarjanSCC(dg) {
+		if len(scc) > 1 {
+			for _, v := range scc {
+				cyclic[v.ID()] = true
+			}
+		}
+	}
+	return in, cyclic, nil
+}
+
+// pathWithin returns the moves of a shortest path from one of the nodes
+// from to a node satisfying target, through nodes with in set, and the
+// node reached (-1 when there is none). Breadth first, successors in
+// order: deterministic.
+func (lg *livenessGraph) pathWithin(from []int32, in []bool, target func(int32) (bool, error)) ([]zone.Move, int32, error) {
+	n := len(lg.g.Nodes)
+	parent := make([]int32, n)
+	via := make([]int32, n)
+	seen := make([]bool, n)
+	var queue []int32
+	for _, s := range from {
+		if in[s] && !seen[s] {
+			seen[s], parent[s] = true, -1
+			queue = append(queue, s)
+		}
+	}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		ok, err := target(cur)
+		if err != nil {
+			return nil, -1, err
+		}
+		if ok {
+			var ids []int32
+			for x := cur; parent[x] >= 0; x = parent[x] {
+				ids = append(ids, x)
+			}
+			var moves []zone.Move
+			for k := len(ids) - 1; k >= 0; k-- {
+				m, err := lg.g.MoveTo(parent[ids[k]], via[ids[k]])
+				if err != nil {
+					return nil, -1, err
+				}
+				moves = append(moves, m)
+			}
+			return moves, cur, nil
+		}
+		node := &lg.g.Nodes[cur]
+		for k, s := range node.Succ {
+			if in[s] && !seen[s] {
+				seen[s], parent[s], via[s] = true, cur, node.Moves[k]
+				queue = append(queue, s)
+			}
+		}
+	}
+	return nil, -1, nil
+}
+
+// cycleFrom returns the moves of a shortest cycle from node t back to t
+// within the nodes with in set.
+func (lg *livenessGraph) cycleFrom(t int32, in []bool) ([]zone.Move, error) {
+	node := &lg.g.Nodes[t]
+	for k, s := range node.Succ {
+		if s == t {
+			m, err := lg.g.MoveTo(t, node.Moves[k])
+			return []zone.Move{m}, err
+		}
+	}
+	// the shortest path from a successor back to t
+	var best []zone.Move
+	for k, s := range node.Succ {
+		if !in[s] {
+			continue
+		}
+		moves, end, err := lg.pathWithin([]int32{s}, in, func(x int32) (bool, error) { return x == t, nil })
+		if err != nil {
+			return nil, err
+		}
+		if end < 0 || best != nil && len(moves)+1 >= len(best) {
+			continue
+		}
+		first, err := lg.g.MoveTo(t, node.Moves[k])
+		if err != nil {
+			return nil, err
+		}
+		best = append([]zone.Move{first}, moves...)
+	}
+	if best == nil {
+		return nil, fmt.Errorf("internal error: no cycle through a cyclic state")
+	}
+	return best, nil
+}
+
+// checkLiveness answers an E[], A<> or --> query.
+func checkLiveness(sys *zone.System, q *Query, opts Options) *Result {
+	r := &Result{Query: q, Rounds: 1}
+	for _, f := range []*model.Formula{q.Formula, q.Formula2} {
+		if f.Has(model.FClock) || f.Has(model.FDeadlock) {
+			r.Verdict, r.TraceErr = Error, fmt.Errorf("%s: clock constraints and deadlock are not supported in %s formulas (locations and data are)", f.Src, q.Kind)
+			return r
+		}
+	}
+	xp, err := extrapolationFor(sys, nil, opts, true)
+	if err != nil {
+		r.Verdict, r.TraceErr = Error, err
+		return r
+	}
+	g, res := zone.BuildGraph(sys, zone.Options{Extrapolation: xp, Limits: opts.Limits, Now: opts.Now})
+	r.Stats, r.Reason, r.Extrapolation = res.Stats, res.Reason, res.Extrapolation
+	switch res.Reason {
+	case zone.Completed:
+	case zone.Failed:
+		r.Verdict, r.Err = Error, res.Err
+		return r
+	default:
+		r.Verdict = Unknown
+		return r
+	}
+	lg := &livenessGraph{
+		sys: sys, g: g, checker: zone.NewChecker(sys), st: zone.NewStepper(sys),
+		locs: make([]int32, sys.NProcs), vars: make([]int32, sys.NVars), z: dbm.New(sys.Dim),
+		maximal: map[int32]int8{},
+	}
+	var initial []int32
+	for i, n := range g.Nodes {
+		if n.Parent < 0 {
+			initial = append(initial, int32(i))
+		}
+	}
+	neg := func(f *model.Formula) *model.Formula {
+		return &model.Formula{Kind: model.FNot, Args: []*model.Formula{f}, Src: "!(" + f.Src + ")"}
+	}
+	var w *lasso
+	switch q.Kind {
+	case syntax.QueryEG, syntax.QueryAF:
+		p := q.Formula
+		if q.Kind == syntax.QueryAF {
+			p = neg(p)
+		}
+		r.Goal = p
+		w, err = lg.eventuallyAlways(initial, p)
+	case syntax.QueryLeadsTo:
+		r.Goal = neg(q.Formula2)
+		w, err = lg.leadsToViolation(q.Formula, q.Formula2, neg(q.Formula2))
+	}
+	if err != nil {
+		r.Verdict, r.TraceErr = Error, err
+		return r
+	}
+	found := w != nil
+	switch {
+	case q.Kind == syntax.QueryEG && found:
+		r.Verdict = Satisfied
+	case q.Kind == syntax.QueryEG:
+		r.Verdict = Violated
+	case found:
+		r.Verdict = Violated
+	default:
+		r.Verdict = Satisfied
+	}
+	if found && !opts.NoTrace {
+		var goal *model.Formula
+		if w.dead {
+			goal = &model.Formula{Kind: model.FDeadlock, Src: "deadlock"}
+		}
+		r.Trace, r.TraceErr = buildTrace(sys, w.moves, goal)
+		if r.Trace != nil {
+			r.Trace.Cycle = w.cycle
+			switch {
+			case w.cycle > 0:
+			case w.dead:
+				r.Trace.End = "the run ends here: no transition is possible now or after any delay"
+			default:
+				r.Trace.End = "the run may stay here forever: time can pass without bound (no invariant forces a move)"
+			}
+		}
+	}
+	return r
+}
+
+// eventuallyAlways looks for a witness of E[] p from the initial nodes.
+func (lg *livenessGraph) eventuallyAlways(initial []int32, p *model.Formula) (*lasso, error) {
+	in, cyclic, err := lg.subgraph(p)
+	if err != nil {
+		return nil, err
+	}
+	return lg.lassoFrom(initial, in, cyclic)
+}
+
+// lassoFrom finds the nearest node, reachable from from within in, that
+// lies on a cycle of in or is maximal, and returns the path to it (with
+// the cycle).
+func (lg *livenessGraph) lassoFrom(from []int32, in, cyclic []bool) (*lasso, error) {
+	dead := false
+	moves, end, err := lg.pathWithin(from, in, func(x int32) (bool, error) {
+		if cyclic[x] {
+			dead = false
+			return true, nil
+		}
+		ok, d, err := lg.isMaximal(x)
+		dead = d
+		return ok, err
+	})
+	if err != nil || end < 0 {
+		return nil, err
+	}
+	w := &lasso{moves: moves, dead: dead}
+	if cyclic[end] {
+		cyc, err := lg.cycleFrom(end, in)
+		if err != nil {
+			return nil, err
+		}
+		w.moves = append(w.moves, cyc...)
+		w.cycle = len(cyc)
+	}
+	return w, nil
+}
+
+// leadsToViolation looks for a reachable state satisfying p and not q from
+// which a path keeps not q forever (E[] not q): the counterexample of
+// p --> q.
+func (lg *livenessGraph) leadsToViolation(p, q, notQ *model.Formula) (*lasso, error) {
+	in, cyclic, err := lg.subgraph(notQ)
+	if err != nil {
+		return nil, err
+	}
+	// the nodes of the not-q subgraph from which a cycle or a maximal
+	// node is reachable within it: backwards from those targets
+	n := len(lg.g.Nodes)
+	preds := make([][]int32, n)
+	for i, node := range lg.g.Nodes {
+		if !in[i] {
+			continue
+		}
+		for _, s := range node.Succ {
+			if in[s] {
+				preds[s] = append(preds[s], int32(i))
+			}
+		}
+	}
+	bad := make([]bool, n)
+	var queue []int32
+	for i := range lg.g.Nodes {
+		if !in[i] {
+			continue
+		}
+		target := cyclic[i]
+		if !target {
+			if target, _, err = lg.isMaximal(int32(i)); err != nil {
+				return nil, err
+			}
+		}
+		if target {
+			bad[i] = true
+			queue = append(queue, int32(i))
+		}
+	}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, pr := range preds[cur] {
+			if !bad[pr] {
+				bad[pr] = true
+				queue = append(queue, pr)
+			}
+		}
+	}
+	// the first reachable node (breadth-first order) with p, not q, bad
+	for i := range lg.g.Nodes {
+		if !bad[i] {
+			continue
+		}
+		hp, err := lg.holds(p, int32(i))
+		if err != nil {
+			return nil, err
+		}
+		if !hp {
+			continue
+		}
+		prefix, err := lg.g.PathMoves(int32(i))
+		if err != nil {
+			return nil, err
+		}
+		w, err := lg.lassoFrom([]int32{int32(i)}, in, cyclic)
+		if err != nil || w == nil {
+			return nil, err
+		}
+		w.moves = append(prefix, w.moves...)
+		return w, nil
+	}
+	return nil, nil
+}

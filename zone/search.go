@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"runtime"
 	"runtime/metrics"
 	"time"
 
@@ -256,7 +257,11 @@ type memSampler struct {
 	peak uint64
 }
 
+// newMemSampler starts tracking after a garbage collection, so that the
+// peak measures this search, not the garbage an earlier one left (a sweep
+// runs its points one after another in the same process).
 func newMemSampler() *memSampler {
+	runtime.GC()
 	m := &memSampler{s: []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}}
 	m.sample()
 	return m

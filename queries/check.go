@@ -156,7 +156,7 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 		for _, m := range group {
 			if m.sup != nil && m.res.Verdict == Satisfied {
 				if m.sup.needsRedo() {
-					checkSup(sys, m, opts, 2*m.sup.k)
+					checkSup(sys, m, opts, 2*m.sup.maxBound())
 				} else {
 					m.sup.finish(sys, m.res, opts)
 				}

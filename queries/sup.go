@@ -44,6 +44,7 @@ type supState struct {
 	k             int32
 	accs          []*supAcc
 	improved      []bool
+	kEff          []int32 // per term: the bound the exploration kept exact (≥ k)
 	invBuf        []dbm.Constraint
 }
 
@@ -67,12 +68,24 @@ func newSupState(sys *zone.System, q *Query, k int32) *supState {
 	return s
 }
 
-// raiseBounds adds K to the extrapolation bounds of the clock terms.
+// raiseBounds adds K to the extrapolation bounds of the clock terms, and
+// records each term's effective bound: the exploration may give a clock
+// more than K (another query of the group compares it with a larger
+// constant, as termination's t <= U does), and every answer up to that
+// bound is exact.
 func (s *supState) raiseBounds(l, u []int32) {
 	for _, t := range s.q.Terms {
 		if t.Clock > 0 {
 			raise(l, u, t.Clock, s.k)
 		}
+	}
+	s.kEff = s.kEff[:0]
+	for _, t := range s.q.Terms {
+		k := s.k
+		if t.Clock > 0 {
+			k = max(k, min(l[t.Clock], u[t.Clock]))
+		}
+		s.kEff = append(s.kEff, k)
 	}
 }
 
@@ -136,17 +149,26 @@ func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper)
 	return nil
 }
 
+// maxBound is the largest effective bound of the last exploration.
+func (s *supState) maxBound() int32 {
+	k := s.k
+	for _, e := range s.kEff {
+		k = max(k, e)
+	}
+	return k
+}
+
 // needsRedo reports whether a clock term's answer exceeds K (and K can
 // still grow), so that the answer is not known to be exact.
 func (s *supState) needsRedo() bool {
 	if s.k >= maxSupBound {
 		return false
 	}
-	for _, a := range s.accs {
-		if a.term.Clock > 0 && a.seen && !a.realInf && a.sup && a.bound > dbm.LE(s.k) {
+	for i, a := range s.accs {
+		if a.term.Clock > 0 && a.seen && !a.realInf && a.sup && a.bound > dbm.LE(s.kEff[i]) {
 			return true
 		}
-		if a.infBeyond(s.k) {
+		if a.infBeyond(s.kEff[i]) {
 			return true
 		}
 	}
@@ -157,8 +179,8 @@ func (s *supState) needsRedo() bool {
 func (s *supState) finish(sys *zone.System, r *Result, opts Options) {
 	r.Verdict = Satisfied
 	r.Values = nil
-	for _, a := range s.accs {
-		r.Values = append(r.Values, a.value(s.k))
+	for i, a := range s.accs {
+		r.Values = append(r.Values, a.value(s.kEff[i]))
 	}
 	if opts.NoTrace {
 		return
@@ -198,7 +220,7 @@ func checkSup(sys *zone.System, m *member, opts Options, k int32) {
 			m.sup.finish(sys, m.res, opts)
 			return
 		}
-		k *= 2
+		k = 2 * m.sup.maxBound()
 	}
 }
 

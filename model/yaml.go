@@ -59,10 +59,42 @@ func (l *yamlLoader) yamlError(err error) error {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return errorf(Pos{File: l.path, Line: line, Col: 1}, "bad YAML: %s", m[2])
+		return errorf(Pos{File: l.path, Line: line, Col: 1}, "bad YAML: %s%s", m[2], yamlHint(m[2], l.line(line-1)+"\n"+l.line(line)))
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	return errorf(Pos{File: l.path, Line: 1, Col: 1}, "bad YAML: %s", msg)
+}
+
+// yamlHint explains the YAML errors that UPPAAL code in a plain scalar
+// causes: `c!` or `c?` inside a flow mapping, `: ` in a formula.
+// It is given only when the lines around the error look like code.
+func yamlHint(msg, lines string) string {
+	structural := strings.Contains(msg, "did not find expected ',' or '}'") || strings.Contains(msg, "mapping values are not allowed") ||
+		strings.Contains(msg, "did not find expected key")
+	code := strings.ContainsAny(lines, "!?")
+	for _, ln := range strings.Split(lines, "\n") {
+		code = code || strings.Count(ln, ": ") > 1
+	}
+	if structural && code {
+		return ` (quote code that contains ": " or " #", a sync such as c! or c? inside {...}, or code that starts with !, ?, { or [: sync: "c!", formula: 'A[] forall (i : T) ...')`
+	}
+	return ""
+}
+
+// line returns the 1-based line n of the source ("" out of range).
+func (l *yamlLoader) line(n int) string {
+	if n < 1 || n > len(l.lines) {
+		return ""
+	}
+	start := l.lines[n-1]
+	end := len(l.src)
+	if n < len(l.lines) {
+		end = l.lines[n] - 1
+	}
+	if start > end {
+		return ""
+	}
+	return string(l.src[start:end])
 }
 
 // byteOffset returns the byte offset of the 1-based line and the 1-based

@@ -365,11 +365,11 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 					r.Trace, r.TraceErr = buildTraceTarget(sys, moves, nil, errorMoveGuard(sys, moves, res.Err.Move))
 				}
 			}
-		case res.Reason == zone.Completed || res.Reason == zone.Stopped && m.sup == nil:
-			if m.sup != nil {
-				r.Verdict = Satisfied // finished by the caller
-				break
-			}
+		case m.sup != nil && res.Reason == zone.Completed:
+			r.Verdict = Satisfied // the values are set by the caller (supState.finish)
+		case m.sup == nil && (res.Reason == zone.Completed || res.Reason == zone.Stopped):
+			// explored everything (or stopped once every other member was
+			// decided): no state reached the goal
 			r.Verdict = Violated
 			if m.q.Kind == syntax.QueryAG {
 				r.Verdict = Satisfied

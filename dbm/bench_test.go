@@ -210,3 +210,21 @@ func BenchmarkSubtract(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkMinConstraints measures the minimal constraint set of closed
+// zones, which the passed list stores instead of the matrix.
+//
+//	go test -run XXX -bench MinConstraints -benchmem ./dbm/
+func BenchmarkMinConstraints(b *testing.B) {
+	for _, dim := range []int{4, 8, 16, 32} {
+		b.Run(fmt.Sprintf("dim=%d", dim), func(b *testing.B) {
+			rng := newRand(uint64(dim))
+			z := genDBM(rng, dim, 50)
+			buf := make([]Constraint, 0, dim*dim)
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = z.MinConstraints(buf[:0])
+			}
+		})
+	}
+}

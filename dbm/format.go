@@ -31,11 +31,18 @@ func (d DBM) MinConstraints(dst []Constraint) []Constraint {
 	}
 	n := d.Dim
 	m := d.M
-	rep := make([]int, n)
+	// scratch on the stack for the usual dimensions: the passed list calls
+	// this for every state it stores
+	var repBuf, repsBuf [64]int
+	var rep, reps []int
+	if n <= len(repBuf) {
+		rep, reps = repBuf[:n], repsBuf[:0]
+	} else {
+		rep, reps = make([]int, n), make([]int, 0, n)
+	}
 	for i := range rep {
 		rep[i] = -1
 	}
-	reps := make([]int, 0, n)
 	for i := 0; i < n; i++ {
 		if rep[i] >= 0 {
 			continue

@@ -23,6 +23,8 @@ type Options struct {
 	Progress      func(q []*Query, s zone.Stats)
 	// Now is the clock for time limits (time.Now when nil).
 	Now func() time.Time
+	// FullZones stores zones as matrices (zone.Options.FullZones).
+	FullZones bool
 }
 
 // Value is the answer of a sup or inf query for one expression.
@@ -307,7 +309,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	checker := zone.NewChecker(sys)
 	st := zone.NewStepper(sys)
 	var checkErr error
-	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now}
+	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones}
 	if opts.Progress != nil {
 		zopts.Progress = func(s zone.Stats) { opts.Progress(qs, s) }
 	}

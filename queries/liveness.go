@@ -239,7 +239,7 @@ func checkLiveness(sys *zone.System, q *Query, opts Options) *Result {
 		r.Verdict, r.TraceErr = Error, err
 		return r
 	}
-	g, res := zone.BuildGraph(sys, zone.Options{Extrapolation: xp, Limits: opts.Limits, Now: opts.Now})
+	g, res := zone.BuildGraph(sys, zone.Options{Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones})
 	r.Stats, r.Reason, r.Extrapolation = res.Stats, res.Reason, res.Extrapolation
 	switch res.Reason {
 	case zone.Completed:

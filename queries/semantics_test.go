@@ -69,6 +69,10 @@ func TestSemanticsModels(t *testing.T) {
 					opts := Options{Extrapolation: kind, GlobalBounds: global}
 					opts.Limits.MaxStates = 100000
 					checkFile(t, path, nil, opts)
+					// zones stored as matrices instead of minimal
+					// constraint sets: the same answers
+					opts.FullZones = true
+					checkFile(t, path, nil, opts)
 				})
 			}
 		}

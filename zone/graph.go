@@ -22,9 +22,10 @@ type Graph struct {
 
 // GNode is a state of a Graph.
 type GNode struct {
-	key   string
-	zone  []byte
-	width uint8
+	key     string
+	zone    []byte
+	width   uint8
+	minimal bool
 	// Succ lists the successors, in the order of the moves.
 	Succ []int32
 	// Parent and MoveIdx give the breadth-first tree (Parent -1 for the
@@ -40,7 +41,7 @@ type GNode struct {
 func (g *Graph) Decode(i int32, locs, vars []int32, z dbm.DBM) {
 	n := &g.Nodes[i]
 	g.sys.decodeKey(n.key, locs, vars)
-	(&Node{zone: n.zone, width: n.width}).LoadZone(z)
+	(&Node{zone: n.zone, width: n.width, minimal: n.minimal}).LoadZone(z)
 }
 
 // BuildGraph explores the whole abstract zone graph of sys breadth first,
@@ -50,19 +51,18 @@ func (g *Graph) Decode(i int32, locs, vars []int32, z dbm.DBM) {
 func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	g := &Graph{sys: sys}
 	ids := map[string][]int32{}
-	var zones arena[byte]
+	codec := newZoneCodec(sys.Dim, opts.FullZones)
 	find := func(key []byte, z dbm.DBM) (int32, bool) {
-		w := zoneWidth(z.M)
 		for _, id := range ids[string(key)] {
 			n := &g.Nodes[id]
-			if n.width == w && subsetEqNode(z.M, &Node{zone: n.zone, width: n.width}) && nodeSubsetEq(&Node{zone: n.zone, width: n.width}, z.M) {
+			stored := &Node{zone: n.zone, width: n.width, minimal: n.minimal}
+			if subsetEqNode(z, stored) && nodeSubsetEq(stored, z.M, codec.scratch) {
 				return id, false
 			}
 		}
 		id := int32(len(g.Nodes))
-		zb := zones.alloc(int(w) * len(z.M))
-		storeZone(zb, z.M, w)
-		g.Nodes = append(g.Nodes, GNode{key: string(key), zone: zb, width: w, Parent: -1, MoveIdx: -1})
+		zb, w, min := codec.encode(z)
+		g.Nodes = append(g.Nodes, GNode{key: string(key), zone: zb, width: w, minimal: min, Parent: -1, MoveIdx: -1})
 		ids[string(key)] = append(ids[string(key)], id)
 		return id, true
 	}

@@ -45,6 +45,9 @@ type Options struct {
 	ProgressEvery time.Duration
 	// Now is the clock (time.Now when nil); injectable for tests.
 	Now func() time.Time
+	// FullZones stores zones as matrices instead of minimal constraint
+	// sets: more memory, no closure when a stored state is expanded.
+	FullZones bool
 }
 
 // Stats are the counters of a search. Elapsed and PeakMemory are volatile.
@@ -113,7 +116,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	res := Result{Extrapolation: opts.Extrapolation.Describe()}
 	st := NewStepper(sys)
 	xp := newExtrapolator(sys, opts.Extrapolation)
-	passed := newPassedList(sys.Dim)
+	passed := newPassedList(sys.Dim, opts.FullZones)
 	wait := &waitingList{order: opts.Order}
 	mem := newMemSampler()
 

@@ -22,6 +22,9 @@ type Node struct {
 	moveIdx int32
 	Depth   int32
 	width   uint8
+	// minimal: zone holds the minimal constraint set (see zoneCodec), not
+	// the matrix.
+	minimal bool
 	covered bool
 }
 
@@ -42,6 +45,10 @@ func (n *Node) Path() []*Node {
 
 // LoadZone copies the node's zone into dst.
 func (n *Node) LoadZone(dst dbm.DBM) {
+	if n.minimal {
+		decodeMinimal(n.zone, n.width, dst)
+		return
+	}
 	m := dst.M
 	z := n.zone
 	switch n.width {
@@ -167,8 +174,12 @@ func storeZone(z []byte, m []dbm.Bound, w uint8) {
 }
 
 // subsetEqNode reports whether z ⊆ the node's zone (both closed).
-func subsetEqNode(z []dbm.Bound, n *Node) bool {
+func subsetEqNode(zd dbm.DBM, n *Node) bool {
+	z := zd.M
 	s := n.zone
+	if n.minimal {
+		return subsetEqMinimal(z, zd.Dim, s, n.width)
+	}
 	switch n.width {
 	case 1:
 		s = s[:len(z)]
@@ -193,8 +204,18 @@ func subsetEqNode(z []dbm.Bound, n *Node) bool {
 	return true
 }
 
-// nodeSubsetEq reports whether the node's zone ⊆ z (both closed).
-func nodeSubsetEq(n *Node, z []dbm.Bound) bool {
+// nodeSubsetEq reports whether the node's zone ⊆ z (both closed). A zone
+// stored in minimal form is decoded into scratch first.
+func nodeSubsetEq(n *Node, z []dbm.Bound, scratch dbm.DBM) bool {
+	if n.minimal {
+		n.LoadZone(scratch)
+		for i, b := range scratch.M {
+			if b > z[i] {
+				return false
+			}
+		}
+		return true
+	}
 	s := n.zone
 	switch n.width {
 	case 1:
@@ -215,6 +236,105 @@ func nodeSubsetEq(n *Node, z []dbm.Bound) bool {
 			if bound32(s, i) > b {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// zoneCodec encodes zones for storage. By default a stored zone is its
+// minimal constraint set (dbm.MinConstraints; Larsen, Larsson, Pettersson,
+// Yi, "Efficient verification of real-time systems: compact data structure
+// and state-space reduction", RTSS 1997, UPPAAL's default): a few
+// constraints where the matrix has Dim² entries. Each constraint takes
+// 2 + width bytes (i, j, the bound in the narrowest width that holds all
+// of them). Inclusion of a closed zone in a stored one only reads the
+// stored constraints; expanding a stored zone closes it again (O(Dim³)).
+// With full set, or when Dim > 256, zones are stored as matrices.
+type zoneCodec struct {
+	full    bool
+	arena   arena[byte]
+	cons    []dbm.Constraint
+	scratch dbm.DBM
+}
+
+func newZoneCodec(dim int, full bool) zoneCodec {
+	return zoneCodec{full: full || dim > 256, scratch: dbm.New(dim)}
+}
+
+// encode stores z (closed, non-empty) and returns the bytes, their width
+// and whether they are the minimal form.
+func (c *zoneCodec) encode(z dbm.DBM) ([]byte, uint8, bool) {
+	if c.full {
+		w := zoneWidth(z.M)
+		b := c.arena.alloc(int(w) * len(z.M))
+		storeZone(b, z.M, w)
+		return b, w, false
+	}
+	c.cons = z.MinConstraints(c.cons[:0])
+	w := uint8(1)
+	for _, k := range c.cons {
+		b := k.B
+		if b >= inf16 || b <= -inf16 {
+			w = 4
+			break
+		}
+		if b >= inf8 || b <= -inf8 {
+			w = 2
+		}
+	}
+	out := c.arena.alloc(len(c.cons) * (2 + int(w)))
+	for k, con := range c.cons {
+		r := out[k*(2+int(w)):]
+		r[0], r[1] = byte(con.I), byte(con.J)
+		v := uint32(con.B)
+		switch w {
+		case 1:
+			r[2] = byte(int8(con.B))
+		case 2:
+			r[2], r[3] = byte(v), byte(v>>8)
+		default:
+			r[2], r[3], r[4], r[5] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+		}
+	}
+	return out, w, true
+}
+
+// minimalBound returns the bound of the constraint record at r.
+func minimalBound(r []byte, w uint8) dbm.Bound {
+	switch w {
+	case 1:
+		return dbm.Bound(int8(r[2]))
+	case 2:
+		return dbm.Bound(int16(uint16(r[2]) | uint16(r[3])<<8))
+	default:
+		return dbm.Bound(uint32(r[2]) | uint32(r[3])<<8 | uint32(r[4])<<16 | uint32(r[5])<<24)
+	}
+}
+
+// decodeMinimal rebuilds the closed zone of a minimal constraint set: all
+// clocks non-negative, each constraint imposed, then one closure.
+func decodeMinimal(z []byte, w uint8, dst dbm.DBM) {
+	dst.Init()
+	n := dst.Dim
+	step := 2 + int(w)
+	for k := 0; k+step <= len(z); k += step {
+		r := z[k : k+step]
+		dst.M[int(r[0])*n+int(r[1])] = minimalBound(r, w)
+	}
+	if len(z) > 0 && !dst.Close() {
+		panic("zone: a stored zone decodes to the empty zone")
+	}
+}
+
+// subsetEqMinimal reports whether the closed zone m is included in the zone
+// of the minimal constraint set z: whether m satisfies every constraint
+// (m already satisfies the implicit x ≥ 0).
+func subsetEqMinimal(m []dbm.Bound, n int, z []byte, w uint8) bool {
+	step := 2 + int(w)
+	for k := 0; k+step <= len(z); k += step {
+		r := z[k : k+step]
+		if m[int(r[0])*n+int(r[1])] > minimalBound(r, w) {
+			return false
 		}
 	}
 	return true
@@ -248,12 +368,12 @@ type passedList struct {
 	m      map[string]*Node
 	stored int64
 	cover  int64 // successors dropped as included plus stored nodes evicted
-	zones  arena[byte]
+	codec  zoneCodec
 	nodes  arena[Node]
 }
 
-func newPassedList(dim int) *passedList {
-	return &passedList{dim: dim, m: make(map[string]*Node)}
+func newPassedList(dim int, full bool) *passedList {
+	return &passedList{dim: dim, m: make(map[string]*Node), codec: newZoneCodec(dim, full)}
 }
 
 // insert adds (key, z) unless a stored zone for key includes z. Stored zones
@@ -262,7 +382,7 @@ func newPassedList(dim int) *passedList {
 func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) *Node {
 	head := p.m[string(key)]
 	for n := head; n != nil; n = n.next {
-		if subsetEqNode(z.M, n) {
+		if subsetEqNode(z, n) {
 			p.cover++
 			return nil
 		}
@@ -273,7 +393,7 @@ func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) 
 		// evict the stored zones included in z
 		var prev *Node
 		for n := head; n != nil; n = n.next {
-			if nodeSubsetEq(n, z.M) {
+			if nodeSubsetEq(n, z.M, p.codec.scratch) {
 				n.covered = true
 				p.cover++
 				p.stored--
@@ -291,9 +411,7 @@ func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) 
 	}
 	n := &p.nodes.alloc(1)[0]
 	n.key = skey
-	n.width = zoneWidth(z.M)
-	n.zone = p.zones.alloc(int(n.width) * len(z.M))
-	storeZone(n.zone, z.M, n.width)
+	n.zone, n.width, n.minimal = p.codec.encode(z)
 	n.Parent = parent
 	n.moveIdx = moveIdx
 	if parent != nil {

@@ -59,16 +59,18 @@ func TestKeyRoundTrip(t *testing.T) {
 }
 
 // TestPassedListInclusion checks the passed list's inclusion both ways,
-// with zones stored in 8, 16 and 32 bits per bound: an included zone is
-// covered, a larger zone evicts the stored ones it includes, and loading a
-// node gives back the zone stored.
+// with zones stored as matrices and as minimal constraint sets, in 8, 16
+// and 32 bits per bound: an included zone is covered, a larger zone evicts
+// the stored ones it includes, and loading a node gives back the zone
+// stored.
 func TestPassedListInclusion(t *testing.T) {
 	for _, tc := range []struct {
 		big   int32
 		width uint8
-	}{{10, 1}, {2000, 2}, {1000000, 4}} {
+		full  bool
+	}{{10, 1, true}, {2000, 2, true}, {1000000, 4, true}, {10, 1, false}, {2000, 2, false}, {1000000, 4, false}} {
 		big := tc.big
-		p := newPassedList(3)
+		p := newPassedList(3, tc.full)
 		z := func(x, y int32) dbm.DBM {
 			d := dbm.New(3)
 			d.Zero()
@@ -79,7 +81,7 @@ func TestPassedListInclusion(t *testing.T) {
 		}
 		key := []byte("k")
 		small := p.insert(key, z(1, 1), nil, -1)
-		if small == nil || small.width != tc.width {
+		if small == nil || small.width != tc.width || small.minimal == tc.full {
 			t.Fatalf("big=%d: first zone not stored as expected", big)
 		}
 		if p.insert(key, z(1, 1), nil, -1) != nil {
@@ -97,6 +99,65 @@ func TestPassedListInclusion(t *testing.T) {
 		large.LoadZone(got)
 		if !got.Equal(z(2, 2)) {
 			t.Fatalf("big=%d: loaded %v, want %v", big, got, z(2, 2))
+		}
+	}
+}
+
+// TestMinimalStorageRoundTrip checks that storing random zones in minimal
+// form and loading them back gives the same zones, and that inclusion
+// against a stored minimal zone agrees with inclusion of the matrices.
+func TestMinimalStorageRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		dim := 2 + rng.IntN(7)
+		a, b := randomZone(rng, dim), randomZone(rng, dim)
+		c := newZoneCodec(dim, false)
+		data, w, min := c.encode(a)
+		n := &Node{zone: data, width: w, minimal: min}
+		got := dbm.New(dim)
+		n.LoadZone(got)
+		if !got.Equal(a) {
+			t.Fatalf("stored %v, loaded %v", a, got)
+		}
+		if subsetEqNode(b, n) != b.SubsetEq(a) {
+			t.Fatalf("%v ⊆ stored %v: %v, matrices say %v", b, a, subsetEqNode(b, n), b.SubsetEq(a))
+		}
+		if nodeSubsetEq(n, b.M, c.scratch) != a.SubsetEq(b) {
+			t.Fatalf("stored %v ⊆ %v: wrong", a, b)
+		}
+	}
+}
+
+// randomZone returns a random closed non-empty zone with small constants
+// (equalities, strict bounds and unbounded clocks included).
+func randomZone(rng *rand.Rand, dim int) dbm.DBM {
+	for {
+		d := dbm.New(dim) // all clocks non-negative
+		if rng.IntN(4) == 0 {
+			d.Zero()
+			d.Up()
+		}
+		ok := true
+		for range rng.IntN(2 * dim) {
+			i, j := rng.IntN(dim), rng.IntN(dim)
+			if i == j {
+				continue
+			}
+			c := int32(rng.IntN(40) - 10)
+			if rng.IntN(5) == 0 {
+				c *= 1000 // wide bounds
+			}
+			b := dbm.LE(c)
+			if rng.IntN(3) == 0 {
+				b = dbm.LT(c)
+			}
+			if !d.Constrain(i, j, b) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return d
 		}
 	}
 }

@@ -19,13 +19,14 @@ type Options struct {
 	Order         zone.Order
 	Extrapolation zone.ExtraKind
 	GlobalBounds  bool
+	FullZones     bool
 	Limits        zone.Limits
 	// SkipInTest: `test: false`, see SkippedInTest.
 	SkipInTest bool
 }
 
 func (o Options) check() queries.Options {
-	return queries.Options{Order: o.Order, Extrapolation: o.Extrapolation, GlobalBounds: o.GlobalBounds, Limits: o.Limits}
+	return queries.Options{Order: o.Order, Extrapolation: o.Extrapolation, GlobalBounds: o.GlobalBounds, FullZones: o.FullZones, Limits: o.Limits}
 }
 
 // ParseBytes reads sizes like 512MB, 2GiB, 1000000.

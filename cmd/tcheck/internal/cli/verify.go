@@ -30,6 +30,7 @@ type searchFlags struct {
 	timeout      time.Duration
 	maxMemory    string
 	sets         []string
+	fullZones    bool
 }
 
 func (f *searchFlags) register(cmd *cobra.Command) {
@@ -41,6 +42,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop with verdict unknown after this long, e.g. 30s, 5m (0: no limit)")
 	fl.StringVar(&f.maxMemory, "max-memory", "", "stop with verdict unknown above this heap size, e.g. 2GiB, 500MB")
 	fl.StringArrayVar(&f.sets, "set", nil, "override a model parameter: --set name=value (repeatable)")
+	fl.BoolVar(&f.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
 }
 
 func (f *searchFlags) options() (queries.Options, error) {
@@ -59,6 +61,7 @@ func (f *searchFlags) options() (queries.Options, error) {
 	}
 	o.Extrapolation = k
 	o.GlobalBounds = f.globalBounds
+	o.FullZones = f.fullZones
 	o.Limits.MaxStates = f.maxStates
 	o.Limits.Timeout = f.timeout
 	if f.maxMemory != "" {

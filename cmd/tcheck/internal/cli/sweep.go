@@ -129,6 +129,7 @@ missed, 2 a usage or model error, 130 interrupted (the finished points are kept 
 			if !sh.IsZero() {
 				h.Shard = &sweep.ShardRef{Index: sh.Index, Count: sh.Count}
 			}
+			applyMemoryLimit(spec.Options.Limits.MaxMemory)
 			r := &sweepRun{spec: spec, header: h, points: points, jobs: jobs, stdout: stdout, stderr: stderr, of: of}
 			if !noProgress && isTerminal(stderr) {
 				r.progress = true

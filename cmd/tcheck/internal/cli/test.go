@@ -58,8 +58,9 @@ load, or a model runtime error).`,
 			if err != nil {
 				return usageErr(err)
 			}
+			applyMemoryLimit(opts.Limits.MaxMemory)
 			o := regress.Options{
-				Check:   sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, Limits: opts.Limits},
+				Check:   sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Limits: opts.Limits},
 				Jobs:    jobs,
 				Resolve: resolveSweepModel,
 				Parse:   parseModelFile,

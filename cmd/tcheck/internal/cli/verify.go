@@ -219,11 +219,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			if !noProgess {
 				opts.Progress = progressPrinter(stderr)
 			}
-			if opts.Limits.MaxMemory > 0 {
-				// let the garbage collector work harder before the limit
-				// ends the search, instead of letting garbage reach it
-				debug.SetMemoryLimit(int64(opts.Limits.MaxMemory))
-			}
+			applyMemoryLimit(opts.Limits.MaxMemory)
 			if cpuProf != "" {
 				f, err := os.Create(cpuProf)
 				if err != nil {
@@ -322,6 +318,15 @@ type jsonDoc struct {
 }
 
 func usageErr(err error) error { return &exitError{code: ExitUsage, err: err} }
+
+// applyMemoryLimit makes the garbage collector work harder as the heap
+// approaches limit (0: none), so that a --max-memory limit is reached by
+// live states, not by garbage the collector has not yet freed.
+func applyMemoryLimit(limit uint64) {
+	if limit > 0 {
+		debug.SetMemoryLimit(int64(limit))
+	}
+}
 
 // progressPrinter reports long explorations on stderr, starting after two
 // seconds: a line rewritten in place on a terminal, otherwise one line every

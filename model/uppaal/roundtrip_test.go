@@ -10,19 +10,6 @@ import (
 	"github.com/tcheck/tcheck/queries"
 )
 
-// firstExisting returns the first of paths that exists (bundled models
-// are moving from testdata/models to agreement/).
-func firstExisting(t *testing.T, paths ...string) string {
-	t.Helper()
-	for _, p := range paths {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Fatalf("none of %v exists", paths)
-	return ""
-}
-
 // roundTripModels are the YAML models of the round-trip tests.
 func roundTripModels(t *testing.T) []string {
 	files, err := filepath.Glob("../../queries/testdata/semantics/*.yaml")
@@ -32,7 +19,7 @@ func roundTripModels(t *testing.T) []string {
 	return append(files,
 		"../../testdata/fischer.yaml",
 		"../../testdata/csmacd.yaml",
-		firstExisting(t, "../../agreement/timeout.yaml", "../../testdata/models/timeout.yaml"),
+		"../../agreement/timeout.yaml",
 	)
 }
 
@@ -126,7 +113,7 @@ func TestRoundTripKeepsVerdictsAndStateCounts(t *testing.T) {
 // for UPPAAL (ForUPPAAL: renaming init and the like): every variable,
 // clock, location, edge and clock bound must be the same.
 func TestAgreementExportReimportsIdentically(t *testing.T) {
-	path := firstExisting(t, "../../agreement/agreement.yaml", "../../testdata/models/agreement.yaml")
+	path := "../../agreement/agreement.yaml"
 	orig := parseYAML(t, path)
 	fit, ren := ForUPPAAL(orig)
 	if len(ren) == 0 {

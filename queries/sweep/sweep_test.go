@@ -24,29 +24,13 @@ func modelSource(t *testing.T, path string) ModelSource {
 	return ModelSource{Ref: path, Name: path, Src: src}
 }
 
-// bundledDirs are where the bundled models live (the agreement package;
-// testdata/models before they moved there).
-var bundledDirs = []string{"../../agreement", "../../testdata/models"}
-
 // bundled returns the path of a bundled model file.
-func bundled(t *testing.T, name string) string {
-	for _, d := range bundledDirs {
-		p := filepath.Join(d, name+".yaml")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Fatalf("bundled model %s not found in %v", name, bundledDirs)
-	return ""
-}
+func bundled(t *testing.T, name string) string { return filepath.Join("../../agreement", name+".yaml") }
 
 // testResolver resolves model references relative to the sweep file and
 // the bundled names timeout and agreement to their files.
 func testResolver(ref, dir string) (ModelSource, error) {
-	paths := []string{filepath.Join(dir, ref)}
-	for _, d := range bundledDirs {
-		paths = append(paths, filepath.Join(d, ref+".yaml"))
-	}
+	paths := []string{filepath.Join(dir, ref), filepath.Join("../../agreement", ref+".yaml")}
 	for _, p := range paths {
 		if src, err := os.ReadFile(p); err == nil {
 			return ModelSource{Ref: ref, Name: p, Src: src}, nil

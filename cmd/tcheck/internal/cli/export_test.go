@@ -23,17 +23,8 @@ func withBundled(t *testing.T, name, path string) {
 	}
 }
 
-// agreementFile is the bundled agreement model (moving from testdata/models
-// to agreement/).
-func agreementFile(t *testing.T) string {
-	for _, p := range []string{"../../../../agreement/agreement.yaml", "../../../../testdata/models/agreement.yaml"} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Fatal("no agreement model")
-	return ""
-}
+// agreementFile is the bundled agreement model's file.
+func agreementFile(t *testing.T) string { return "../../../../agreement/agreement.yaml" }
 
 // TestExportBundledModelToUPPAAL exports the bundled agreement model to XML
 // (the location init is renamed, and said so on stderr) and reads it back.

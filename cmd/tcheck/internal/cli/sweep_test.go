@@ -22,37 +22,8 @@ import (
 // repoRoot is the module root seen from this package's directory.
 const repoRoot = "../../../.."
 
-// bundledDirs are where the bundled models live: the agreement package, or
-// testdata/models before they moved there.
-var bundledDirs = []string{repoRoot + "/agreement", repoRoot + "/testdata/models"}
-
-func init() {
-	// Until the bundled models are registered, resolve their names to the
-	// files, so that the sweep files (model: timeout) load in tests.
-	registered := bundledModel
-	bundledModel = func(name string) ([]byte, string, bool) {
-		if b, n, ok := registered(name); ok {
-			return b, n, ok
-		}
-		if name != "timeout" && name != "agreement" {
-			return nil, "", false
-		}
-		p := bundledPath(name)
-		b, err := os.ReadFile(p)
-		return b, p, err == nil
-	}
-}
-
 // bundledPath returns the file of a bundled model.
-func bundledPath(name string) string {
-	for _, d := range bundledDirs {
-		p := filepath.Join(d, name+".yaml")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return filepath.Join(bundledDirs[0], name+".yaml")
-}
+func bundledPath(name string) string { return filepath.Join(repoRoot, "agreement", name+".yaml") }
 
 // tcheckBinary builds the tcheck command into the test's temporary
 // directory, for the tests that run it as separate processes (the build

@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"path"
@@ -73,21 +74,46 @@ func Lookup(name string) (Model, bool) {
 }
 
 // Source returns the YAML text of a bundled model. A mutant's text is its
-// base model with the replacements applied, the new name, parameter
-// defaults and expectations, preceded by the mutant's comment.
+// base model with the replacements applied (Expand).
 func Source(name string) ([]byte, error) {
 	for _, b := range bases {
 		if b.Name == name {
 			return files.ReadFile(name + ".yaml")
 		}
 	}
-	m, msrc, err := readMutant(name + ".yaml")
+	msrc, err := files.ReadFile(path.Join("mutants", name+".yaml"))
 	if err != nil {
 		return nil, fmt.Errorf("no bundled model %q", name)
 	}
-	base, err := files.ReadFile(m.Base + ".yaml")
+	return Expand(msrc, func(base string) ([]byte, error) { return files.ReadFile(base + ".yaml") })
+}
+
+// IsPatch reports whether src is a mutant file (top-level keys base and
+// replace) rather than a model.
+func IsPatch(src []byte) bool {
+	var doc map[string]any
+	if yaml.Unmarshal(src, &doc) != nil {
+		return false
+	}
+	_, b := doc["base"]
+	_, r := doc["replace"]
+	return b && r
+}
+
+// Expand applies a mutant file to its base model, whose text readBase
+// returns: the replacements (each must occur exactly once in the base),
+// then the mutant's name, parameter defaults and expectations. The result
+// is a model file, preceded by the mutant's comment.
+func Expand(patch []byte, readBase func(name string) ([]byte, error)) ([]byte, error) {
+	var m mutant
+	dec := yaml.NewDecoder(bytes.NewReader(patch))
+	dec.KnownFields(true)
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("mutant: %w", err)
+	}
+	base, err := readBase(m.Base)
 	if err != nil {
-		return nil, fmt.Errorf("mutant %s: no base model %q", m.Name, m.Base)
+		return nil, fmt.Errorf("mutant %s: base model %q: %w", m.Name, m.Base, err)
 	}
 	text := string(base)
 	for _, r := range m.Replace {
@@ -112,20 +138,29 @@ func Source(name string) ([]byte, error) {
 			return nil, fmt.Errorf("mutant %s: %s has no parameter %q", m.Name, m.Base, k)
 		}
 	}
-	for q, e := range m.Expect {
+	for _, q := range sortedKeys(m.Expect) {
 		fq := f.Query(q)
 		if fq == nil {
 			return nil, fmt.Errorf("mutant %s: %s has no query %q", m.Name, m.Base, q)
 		}
-		fq.Expect = e
+		fq.Expect = m.Expect[q]
 	}
 	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimRight(leadingComment(msrc), "\n"), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(leadingComment(patch), "\n"), "\n") {
 		b.WriteString("# " + line + "\n")
 	}
-	fmt.Fprintf(&b, "# Generated from the bundled model %s by tcheck (mutant %s).\n", m.Base, m.Name)
+	fmt.Fprintf(&b, "# Generated from the model %s by tcheck (mutant %s).\n", m.Base, m.Name)
 	b.Write(model.FormatYAML(f))
 	return []byte(b.String()), nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func readMutant(file string) (*mutant, []byte, error) {

@@ -119,6 +119,10 @@ type Options struct {
 	Resolve sweep.Resolver
 	// Parse reads model files (model.Parse when nil).
 	Parse func(name string, src []byte) (*model.File, error)
+	// Expand turns a mutant file (top-level keys base and replace: a patch
+	// over a model, as the bundled mutants are) into model text; mutant
+	// files are skipped when it is nil.
+	Expand func(path string, src []byte) ([]byte, error)
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -174,7 +178,7 @@ func Discover(paths []string) ([]string, error) {
 				if src, err := os.ReadFile(p); err == nil && !sweep.SkippedInTest(src) {
 					found = append(found, p)
 				}
-			} else if isModelWithQueries(p) {
+			} else if isModelWithQueries(p) || isMutant(p) {
 				found = append(found, p)
 			}
 			return nil
@@ -188,6 +192,35 @@ func Discover(paths []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// isMutant reports whether a YAML file is a mutant file: a patch over a
+// model (top-level keys base and replace).
+func isMutant(path string) bool {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	return IsMutant(src)
+}
+
+// IsMutant reports whether src has the top-level keys base and replace.
+func IsMutant(src []byte) bool {
+	var doc yaml.Node
+	if yaml.NewDecoder(bytes.NewReader(src)).Decode(&doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return false
+	}
+	m := doc.Content[0]
+	var base, replace bool
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		switch m.Content[i].Value {
+		case "base":
+			base = true
+		case "replace":
+			replace = true
+		}
+	}
+	return base && replace
 }
 
 // isModelWithQueries looks at the top-level keys of a YAML file.
@@ -266,9 +299,21 @@ func CheckFile(ctx context.Context, path string, o Options) *FileResult {
 		r.Err = err
 		return r
 	}
-	if r.Kind == "sweep" {
+	switch {
+	case r.Kind == "sweep":
 		checkSweep(ctx, r, src, o)
-	} else {
+	case IsMutant(src):
+		if o.Expand == nil {
+			r.Skipped = "a mutant file, and no way to expand it"
+			return r
+		}
+		text, err := o.Expand(path, src)
+		if err != nil {
+			r.Err = err
+			return r
+		}
+		checkModel(r, text, o)
+	default:
 		checkModel(r, src, o)
 	}
 	return r
@@ -316,7 +361,7 @@ func checkModel(r *FileResult, src []byte, o Options) {
 		r.Err = err
 		return
 	}
-	co := queries.Options{Order: o.Check.Order, Extrapolation: o.Check.Extrapolation, GlobalBounds: o.Check.GlobalBounds, Limits: o.Check.Limits}
+	co := queries.Options{Order: o.Check.Order, Extrapolation: o.Check.Extrapolation, GlobalBounds: o.Check.GlobalBounds, FullZones: o.Check.FullZones, Limits: o.Check.Limits}
 	for _, res := range queries.Check(zone.NewSystem(net), qs, co) {
 		q := res.Query
 		c := Case{Name: q.Name, Query: q.Name, Expected: expectText(q.Expect), Got: gotText(res), Pos: q.Expect.Pos, Elapsed: res.Stats.Elapsed, Result: res, Net: net}

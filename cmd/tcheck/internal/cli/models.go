@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -141,4 +142,20 @@ exists: tcheck verify agreement -q termination.`,
 	export.Flags().StringVarP(&out, "output", "o", "", "write to this file instead of stdout")
 	cmd.AddCommand(export)
 	return cmd
+}
+
+// expandMutant turns a mutant file into its model: the base model is the
+// file base.yaml next to the mutant file or in the directory above (as
+// agreement/mutants/*.yaml sit below agreement/agreement.yaml), else the
+// bundled model of that name.
+func expandMutant(path string, src []byte) ([]byte, error) {
+	dir := filepath.Dir(path)
+	return agreement.Expand(src, func(base string) ([]byte, error) {
+		for _, p := range []string{filepath.Join(dir, base+".yaml"), filepath.Join(dir, "..", base+".yaml")} {
+			if b, err := os.ReadFile(p); err == nil {
+				return b, nil
+			}
+		}
+		return agreement.Source(base)
+	})
 }

@@ -64,6 +64,7 @@ load, or a model runtime error).`,
 				Jobs:    jobs,
 				Resolve: resolveSweepModel,
 				Parse:   parseModelFile,
+				Expand:  expandMutant,
 			}
 			if o.Jobs <= 0 {
 				o.Jobs = runtime.NumCPU()

@@ -278,3 +278,33 @@ func TestTestJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestTestChecksMutantFiles checks that tcheck test expands mutant files
+// (patches over a model: the bundled mutants) and checks their expected
+// verdicts, and that a mutant whose expectation is wrong fails.
+func TestTestChecksMutantFiles(t *testing.T) {
+	dir := "../../../../agreement/mutants/"
+	code, out, errOut := run("test", dir+"timeout-m1.yaml", dir+"timeout-m2.yaml", dir+"timeout-m3.yaml")
+	if code != 0 || !strings.Contains(out, "16 passed, 0 failed") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	// the same mutant with A1's expectation turned around
+	src, err := os.ReadFile(dir + "timeout-m1.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	wrong := strings.Replace(string(src), "A1: violated", "A1: satisfied", 1)
+	if wrong == string(src) {
+		t.Fatal("the mutant file changed; update this test")
+	}
+	path := tmp + "/timeout-m1.yaml"
+	if err := os.WriteFile(path, []byte(wrong), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// the base model timeout is found among the bundled models
+	code, out, _ = run("test", path)
+	if code != 1 || !strings.Contains(out, "FAIL") {
+		t.Fatalf("a wrong expectation passed: exit %d\n%s", code, out)
+	}
+}

@@ -25,6 +25,14 @@ type Options struct {
 	Now func() time.Time
 	// FullZones stores zones as matrices (zone.Options.FullZones).
 	FullZones bool
+	// Hull explores with convex-hull over-approximation (zone.Options.Hull,
+	// UPPAAL's -A): much smaller zone graphs where many zones share a
+	// discrete part. What the hull finds unreachable is unreachable, so an
+	// A[] it finds satisfied (an E<> violated) is decided; a goal state it
+	// reaches may be an artefact of the hull and is decided again on exact
+	// zones. sup/inf values become bounds (Value.Approx). deadlock and the
+	// liveness queries ignore it and explore exactly.
+	Hull bool
 }
 
 // Value is the answer of a sup or inf query for one expression.
@@ -43,12 +51,24 @@ type Value struct {
 	// Strict: the value is a supremum not attained (sup) or an infimum
 	// not attained (inf).
 	Strict bool
+	// Approx: the value comes from an over-approximation (Options.Hull):
+	// the exact supremum is at most it (the exact infimum at least it).
+	Approx bool
 }
 
 // String prints the value: "12" (attained), "<12" (sup not attained),
 // ">3" (inf not attained), "inf", ">K" (sup unknown beyond K), ">=K" (inf
 // unknown beyond K), "none".
 func (v Value) String() string {
+	if v.Approx && !v.None {
+		switch {
+		case v.Infimum:
+			return fmt.Sprintf(">=%d", v.Bound)
+		case v.Inf || v.Exceeds:
+			return "<=inf" // the over-approximation bounds nothing
+		}
+		return fmt.Sprintf("<=%d", v.Bound)
+	}
 	switch {
 	case v.None:
 		return "none"
@@ -155,17 +175,38 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 			continue
 		}
 		explore(sys, group, opts)
+		if redo := unconfirmed(group); len(redo) > 0 {
+			exact := opts
+			exact.Hull = false
+			explore(sys, redo, exact)
+		}
 		for _, m := range group {
 			if m.sup != nil && m.res.Verdict == Satisfied {
 				if m.sup.needsRedo() {
 					checkSup(sys, m, opts, 2*m.sup.maxBound())
 				} else {
-					m.sup.finish(sys, m.res, opts)
+					m.sup.finish(sys, m.res, opts, m.approx)
 				}
 			}
 		}
 	}
 	return results
+}
+
+// unconfirmed returns the members whose goal an over-approximating
+// exploration reached, reset for an exact one: the architecture's rule
+// that a violation found under the convex hull is confirmed by exact search
+// before it is reported.
+func unconfirmed(group []*member) []*member {
+	var redo []*member
+	for _, m := range group {
+		if m.found != nil && m.approx {
+			m.found, m.approx = nil, false
+			m.res.Trace, m.res.TraceErr = nil, nil
+			redo = append(redo, m)
+		}
+	}
+	return redo
 }
 
 // clockBounds adds the constants of f's clock constraints to l and u (both:
@@ -269,6 +310,9 @@ type member struct {
 	found *witness
 	// sup and inf
 	sup *supState
+	// approx: the last exploration over-approximated the reachable states
+	// (convex hull), so found may be spurious and sup values are bounds.
+	approx bool
 }
 
 // explore answers the members with one exploration of the zone graph under
@@ -309,7 +353,10 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	checker := zone.NewChecker(sys)
 	st := zone.NewStepper(sys)
 	var checkErr error
-	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones}
+	// deadlock is decided exactly: the hull's extra valuations would add
+	// deadlocks of their own.
+	hull := opts.Hull && !deadlock
+	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Hull: hull}
 	if opts.Progress != nil {
 		zopts.Progress = func(s zone.Stats) { opts.Progress(qs, s) }
 	}
@@ -346,7 +393,10 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		r := m.res
 		r.Stats, r.Reason, r.Extrapolation = res.Stats, res.Reason, res.Extrapolation
 		r.Rounds++
+		m.approx = hull
 		switch {
+		case checkErr == nil && m.found != nil && hull:
+			r.Verdict = Unknown // until an exact exploration confirms it (unconfirmed)
 		case checkErr != nil:
 			r.Verdict, r.TraceErr = Error, checkErr
 		case m.found != nil:

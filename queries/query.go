@@ -188,6 +188,9 @@ func (ve ValueExpect) Matches(v Value, sup bool) bool {
 	if !ve.Compiled || v.None {
 		return false
 	}
+	if v.Approx {
+		return ve.matchesBound(v, sup)
+	}
 	if v.Inf {
 		return (sup && (ve.Op == ">=" || ve.Op == ">")) || (!sup && (ve.Op == "<=" || ve.Op == "<"))
 	}
@@ -222,6 +225,33 @@ func (ve ValueExpect) Matches(v Value, sup bool) bool {
 		if sup {
 			return c > e
 		}
+		return c > e || (c == e && v.Strict)
+	}
+	return false
+}
+
+// matchesBound decides an expectation from an approximate value: a sup of
+// c bounds the exact supremum from above (below c if Strict), so it can
+// confirm "<= e" and "< e" only; dually an approximate inf confirms only
+// ">= e" and "> e". An approximate +∞ or "beyond K" confirms nothing.
+func (ve ValueExpect) matchesBound(v Value, sup bool) bool {
+	if v.Inf || v.Exceeds {
+		return false
+	}
+	c, e := v.Bound, ve.Bound
+	if sup {
+		switch ve.Op {
+		case "<=":
+			return c <= e
+		case "<":
+			return c < e || (c == e && v.Strict)
+		}
+		return false
+	}
+	switch ve.Op {
+	case ">=":
+		return c >= e
+	case ">":
 		return c > e || (c == e && v.Strict)
 	}
 	return false

@@ -176,13 +176,17 @@ func (s *supState) needsRedo() bool {
 }
 
 // finish sets the values and the witness of a completed exploration.
-func (s *supState) finish(sys *zone.System, r *Result, opts Options) {
+func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool) {
 	r.Verdict = Satisfied
 	r.Values = nil
 	for i, a := range s.accs {
-		r.Values = append(r.Values, a.value(s.kEff[i]))
+		v := a.value(s.kEff[i])
+		v.Approx = approx
+		r.Values = append(r.Values, v)
 	}
-	if opts.NoTrace {
+	if opts.NoTrace || approx {
+		// under the convex hull the extreme valuation may not be reached
+		// by any run: there is no witness to give
 		return
 	}
 	// the witness of the first term that has one
@@ -217,7 +221,7 @@ func checkSup(sys *zone.System, m *member, opts Options, k int32) {
 			return
 		}
 		if !m.sup.needsRedo() {
-			m.sup.finish(sys, m.res, opts)
+			m.sup.finish(sys, m.res, opts, m.approx)
 			return
 		}
 		k = 2 * m.sup.maxBound()

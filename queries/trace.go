@@ -3,6 +3,7 @@ package queries
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
@@ -199,6 +200,16 @@ func concretiseScaled(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.
 			if !c.Contains(e, 1) {
 				return fmt.Errorf("%w (initial state)", ErrNotConcretisable)
 			}
+		} else if t.Zones[i].Equal(entries[i]) {
+			// time cannot pass in state i (a committed or urgent
+			// location, an urgent synchronisation, an invariant at its
+			// bound): w itself is the entry point, after no delay. Any
+			// other point on w's delay line would need a delay the
+			// state forbids.
+			if !c.Contains(w, 1) {
+				return fmt.Errorf("%w (state %d admits no delay)", ErrNotConcretisable, i)
+			}
+			e = slices.Clone(w)
 		} else {
 			e, err = intPoint(c)
 			if err != nil {

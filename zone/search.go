@@ -48,6 +48,11 @@ type Options struct {
 	// FullZones stores zones as matrices instead of minimal constraint
 	// sets: more memory, no closure when a stored state is expanded.
 	FullZones bool
+	// Hull keeps one zone per discrete part, the convex hull of the zones
+	// reaching it: an over-approximation of the reachable states (see
+	// passedList.insertHull). Visitors then see supersets of the exact
+	// successors, so a state they find may be unreachable.
+	Hull bool
 }
 
 // Stats are the counters of a search. Elapsed and PeakMemory are volatile.
@@ -114,9 +119,12 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	}
 	start := now()
 	res := Result{Extrapolation: opts.Extrapolation.Describe()}
+	if opts.Hull {
+		res.Extrapolation += ", convex-hull over-approximation"
+	}
 	st := NewStepper(sys)
 	xp := newExtrapolator(sys, opts.Extrapolation)
-	passed := newPassedList(sys.Dim, opts.FullZones)
+	passed := newPassedList(sys.Dim, opts.FullZones, opts.Hull)
 	wait := &waitingList{order: opts.Order}
 	mem := newMemSampler()
 

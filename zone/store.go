@@ -364,7 +364,10 @@ func (a *arena[T]) alloc(n int) []T {
 // passedList maps each discrete part to the zones stored for it, chained
 // through Node.next.
 type passedList struct {
-	dim    int
+	dim int
+	// hull keeps one zone per discrete part, the convex hull of all zones
+	// reached with it (see insertHull).
+	hull   bool
 	m      map[string]*Node
 	stored int64
 	cover  int64 // successors dropped as included plus stored nodes evicted
@@ -372,8 +375,8 @@ type passedList struct {
 	nodes  arena[Node]
 }
 
-func newPassedList(dim int, full bool) *passedList {
-	return &passedList{dim: dim, m: make(map[string]*Node), codec: newZoneCodec(dim, full)}
+func newPassedList(dim int, full, hull bool) *passedList {
+	return &passedList{dim: dim, hull: hull, m: make(map[string]*Node), codec: newZoneCodec(dim, full)}
 }
 
 // insert adds (key, z) unless a stored zone for key includes z. Stored zones
@@ -381,6 +384,9 @@ func newPassedList(dim int, full bool) *passedList {
 // full covering). It returns the new node or nil if z was covered.
 func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) *Node {
 	head := p.m[string(key)]
+	if p.hull && head != nil {
+		return p.insertHull(head, z, parent, moveIdx)
+	}
 	for n := head; n != nil; n = n.next {
 		if subsetEqNode(z, n) {
 			p.cover++
@@ -409,6 +415,11 @@ func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) 
 	} else {
 		skey = string(key)
 	}
+	return p.add(skey, head, z, parent, moveIdx)
+}
+
+// add stores z as a new node chained before head.
+func (p *passedList) add(skey string, head *Node, z dbm.DBM, parent *Node, moveIdx int32) *Node {
 	n := &p.nodes.alloc(1)[0]
 	n.key = skey
 	n.zone, n.width, n.minimal = p.codec.encode(z)
@@ -421,6 +432,31 @@ func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) 
 	p.m[skey] = n
 	p.stored++
 	return n
+}
+
+// insertHull is insert under convex-hull over-approximation (UPPAAL's -A;
+// Balarin, "Approximate reachability analysis of timed automata", RTSS
+// 1996): the key keeps a single zone, the convex hull of every zone that
+// reached it. A z inside it is dropped; otherwise the hull grows to include
+// z and replaces the stored node (marked covered, so that the waiting list
+// skips it if it was not explored yet), and the new node is explored
+// again. The stored zones then include every reachable zone, possibly with
+// valuations no run reaches: what is unreachable under the hull is
+// unreachable, what is reached must be confirmed exactly. The new node
+// keeps parent and moveIdx of the last zone merged; its path is a path to
+// the key, not a run that reaches every valuation of the hull.
+func (p *passedList) insertHull(head *Node, z dbm.DBM, parent *Node, moveIdx int32) *Node {
+	if subsetEqNode(z, head) {
+		p.cover++
+		return nil
+	}
+	h := p.codec.scratch
+	head.LoadZone(h)
+	h.ConvexHull(z)
+	head.covered = true
+	p.cover++
+	p.stored--
+	return p.add(head.key, nil, h, parent, moveIdx)
 }
 
 // Order is the exploration order of the waiting list.

@@ -70,7 +70,7 @@ func TestPassedListInclusion(t *testing.T) {
 		full  bool
 	}{{10, 1, true}, {2000, 2, true}, {1000000, 4, true}, {10, 1, false}, {2000, 2, false}, {1000000, 4, false}} {
 		big := tc.big
-		p := newPassedList(3, tc.full)
+		p := newPassedList(3, tc.full, false)
 		z := func(x, y int32) dbm.DBM {
 			d := dbm.New(3)
 			d.Zero()
@@ -158,6 +158,39 @@ func randomZone(rng *rand.Rand, dim int) dbm.DBM {
 		}
 		if ok {
 			return d
+		}
+	}
+}
+
+// TestPassedListHull checks the convex-hull passed list: one zone per key,
+// the hull of those inserted; an included zone is covered, a zone outside
+// replaces the stored node (marked covered) with the hull.
+func TestPassedListHull(t *testing.T) {
+	for _, full := range []bool{false, true} {
+		p := newPassedList(2, full, true)
+		point := func(c int32) dbm.DBM {
+			d := dbm.New(2)
+			d.Zero()
+			d.Up()
+			d.Constrain(1, 0, dbm.LE(c))
+			d.Constrain(0, 1, dbm.LE(-c))
+			return d
+		}
+		key := []byte("k")
+		a := p.insert(key, point(1), nil, -1)
+		b := p.insert(key, point(3), nil, -1)
+		if a == nil || b == nil || !a.covered || p.stored != 1 {
+			t.Fatalf("full=%v: the second zone did not replace the first (stored %d)", full, p.stored)
+		}
+		if p.insert(key, point(2), nil, -1) != nil {
+			t.Fatalf("full=%v: x == 2 is inside the hull 1 <= x <= 3 but was stored", full)
+		}
+		got := dbm.New(2)
+		b.LoadZone(got)
+		want := point(1)
+		want.ConvexHull(point(3))
+		if !got.Equal(want) {
+			t.Fatalf("full=%v: stored %v, want %v", full, got, want)
 		}
 	}
 }

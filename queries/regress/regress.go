@@ -361,7 +361,7 @@ func checkModel(r *FileResult, src []byte, o Options) {
 		r.Err = err
 		return
 	}
-	co := queries.Options{Order: o.Check.Order, Extrapolation: o.Check.Extrapolation, GlobalBounds: o.Check.GlobalBounds, FullZones: o.Check.FullZones, Limits: o.Check.Limits}
+	co := queries.Options{Order: o.Check.Order, Extrapolation: o.Check.Extrapolation, GlobalBounds: o.Check.GlobalBounds, FullZones: o.Check.FullZones, Hull: o.Check.Hull, Limits: o.Check.Limits}
 	for _, res := range queries.Check(zone.NewSystem(net), qs, co) {
 		q := res.Query
 		c := Case{Name: q.Name, Query: q.Name, Expected: expectText(q.Expect), Got: gotText(res), Pos: q.Expect.Pos, Elapsed: res.Stats.Elapsed, Result: res, Net: net}

@@ -57,7 +57,7 @@ func SkippedInTest(src []byte) bool {
 }
 
 var sweepKeys = []string{"comment", "model", "set", "queries", "grid", "where", "expect", "options"}
-var optionKeys = []string{"order", "extrapolation", "global-bounds", "max-states", "timeout", "max-memory", "test"}
+var optionKeys = []string{"order", "extrapolation", "global-bounds", "hull", "max-states", "timeout", "max-memory", "test"}
 
 // ParseFile reads a sweep file (format: docs/sweep.md) and the model it
 // refers to, found by resolve (FileResolver when nil). Every error names
@@ -371,6 +371,12 @@ func (p *fileParser) options(n *yaml.Node, o *Options) error {
 				return p.errf(v, "global-bounds: want true or false")
 			}
 			o.GlobalBounds = b
+		case "hull":
+			b, err := strconv.ParseBool(sv)
+			if err != nil {
+				return p.errf(v, "hull: want true or false")
+			}
+			o.Hull = b
 		case "test":
 			b, err := strconv.ParseBool(sv)
 			if err != nil {

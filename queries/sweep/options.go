@@ -20,13 +20,14 @@ type Options struct {
 	Extrapolation zone.ExtraKind
 	GlobalBounds  bool
 	FullZones     bool
+	Hull          bool // convex-hull over-approximation (queries.Options.Hull)
 	Limits        zone.Limits
 	// SkipInTest: `test: false`, see SkippedInTest.
 	SkipInTest bool
 }
 
 func (o Options) check() queries.Options {
-	return queries.Options{Order: o.Order, Extrapolation: o.Extrapolation, GlobalBounds: o.GlobalBounds, FullZones: o.FullZones, Limits: o.Limits}
+	return queries.Options{Order: o.Order, Extrapolation: o.Extrapolation, GlobalBounds: o.GlobalBounds, FullZones: o.FullZones, Hull: o.Hull, Limits: o.Limits}
 }
 
 // ParseBytes reads sizes like 512MB, 2GiB, 1000000.
@@ -55,6 +56,7 @@ type OptionsJSON struct {
 	Order          string `json:"order"`
 	Extrapolation  string `json:"extrapolation"`
 	GlobalBounds   bool   `json:"global_bounds"`
+	Hull           bool   `json:"hull,omitempty"`
 	MaxStates      int64  `json:"max_states"`
 	Timeout        string `json:"timeout"`
 	MaxMemoryBytes uint64 `json:"max_memory_bytes"`
@@ -67,7 +69,7 @@ func (o Options) JSON() OptionsJSON {
 		t = o.Limits.Timeout.String()
 	}
 	return OptionsJSON{
-		Order: o.Order.String(), Extrapolation: o.Extrapolation.String(), GlobalBounds: o.GlobalBounds,
+		Order: o.Order.String(), Extrapolation: o.Extrapolation.String(), GlobalBounds: o.GlobalBounds, Hull: o.Hull,
 		MaxStates: o.Limits.MaxStates, Timeout: t, MaxMemoryBytes: o.Limits.MaxMemory,
 	}
 }
@@ -89,6 +91,7 @@ func (j OptionsJSON) options() (Options, error) {
 	}
 	o.Extrapolation = x
 	o.GlobalBounds = j.GlobalBounds
+	o.Hull = j.Hull
 	o.Limits.MaxStates = j.MaxStates
 	if j.Timeout != "" && j.Timeout != "0" {
 		if o.Limits.Timeout, err = time.ParseDuration(j.Timeout); err != nil {

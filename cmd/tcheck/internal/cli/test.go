@@ -60,7 +60,7 @@ load, or a model runtime error).`,
 			}
 			applyMemoryLimit(opts.Limits.MaxMemory)
 			o := regress.Options{
-				Check:   sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Limits: opts.Limits},
+				Check:   sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Hull: opts.Hull, Limits: opts.Limits},
 				Jobs:    jobs,
 				Resolve: resolveSweepModel,
 				Parse:   parseModelFile,

@@ -31,6 +31,7 @@ type searchFlags struct {
 	maxMemory    string
 	sets         []string
 	fullZones    bool
+	hull         bool
 }
 
 func (f *searchFlags) register(cmd *cobra.Command) {
@@ -43,6 +44,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.maxMemory, "max-memory", "", "stop with verdict unknown above this heap size, e.g. 2GiB, 500MB")
 	fl.StringArrayVar(&f.sets, "set", nil, "override a model parameter: --set name=value (repeatable)")
 	fl.BoolVar(&f.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
+	fl.BoolVar(&f.hull, "hull", false, "convex-hull over-approximation (UPPAAL's -A): A[] satisfied and E<> violated are decided by it, reached goals are re-checked exactly, sup/inf values become bounds")
 }
 
 func (f *searchFlags) options() (queries.Options, error) {
@@ -62,6 +64,7 @@ func (f *searchFlags) options() (queries.Options, error) {
 	o.Extrapolation = k
 	o.GlobalBounds = f.globalBounds
 	o.FullZones = f.fullZones
+	o.Hull = f.hull
 	o.Limits.MaxStates = f.maxStates
 	o.Limits.Timeout = f.timeout
 	if f.maxMemory != "" {

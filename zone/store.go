@@ -208,6 +208,13 @@ func subsetEqNode(zd dbm.DBM, n *Node) bool {
 // stored in minimal form is decoded into scratch first.
 func nodeSubsetEq(n *Node, z []dbm.Bound, scratch dbm.DBM) bool {
 	if n.minimal {
+		// The stored constraints are entries of the node's closed zone:
+		// one weaker than z's entry rules inclusion out without the
+		// O(k·Dim²) decoding, which is the common case when a new zone
+		// is compared with the zones stored under its key.
+		if !minimalWithin(n.zone, n.width, z, scratch.Dim) {
+			return false
+		}
 		n.LoadZone(scratch)
 		for i, b := range scratch.M {
 			if b > z[i] {
@@ -334,6 +341,20 @@ func subsetEqMinimal(m []dbm.Bound, n int, z []byte, w uint8) bool {
 	for k := 0; k+step <= len(z); k += step {
 		r := z[k : k+step]
 		if m[int(r[0])*n+int(r[1])] > minimalBound(r, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// minimalWithin reports whether every constraint of the minimal set z is
+// at least as tight as the matching entry of the closed matrix m (of
+// dimension n): necessary for the zone of z to be included in m's.
+func minimalWithin(z []byte, w uint8, m []dbm.Bound, n int) bool {
+	step := 2 + int(w)
+	for k := 0; k+step <= len(z); k += step {
+		r := z[k : k+step]
+		if minimalBound(r, w) > m[int(r[0])*n+int(r[1])] {
 			return false
 		}
 	}

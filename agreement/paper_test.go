@@ -7,14 +7,16 @@ import (
 	"github.com/tcheck/tcheck/queries"
 )
 
-// cheapInstances are the paper's instances with c1 = 1 and d = 0 (tables
+// cheapInstances are the paper's instances with c1 = 1 and d <= 1 (tables
 // 2.1, 2.2 of seed-models.md), on which `go test` checks every query of
-// both models; with -tags slow also d = 1 (the agreement model with f = 1
-// and d = 1 has six million zones: about a minute per exploration).
+// both models, except d = 1 with f = 1: the agreement model has six million
+// zones there (a minute and a half per exploration, four minutes for the
+// deadlock query), so those two run with -tags slow and in the paper's
+// tables (docs/results.md).
 var cheapInstances = func() []instance {
-	in := []instance{{1, 1, 0, 0}, {1, 1, 0, 1}, {1, 2, 0, 0}, {1, 2, 0, 1}}
+	in := []instance{{1, 1, 0, 0}, {1, 1, 0, 1}, {1, 2, 0, 0}, {1, 2, 0, 1}, {1, 1, 1, 0}, {1, 2, 1, 0}}
 	if slow {
-		in = append(in, instance{1, 1, 1, 0}, instance{1, 1, 1, 1}, instance{1, 2, 1, 0}, instance{1, 2, 1, 1})
+		in = append(in, instance{1, 1, 1, 1}, instance{1, 2, 1, 1})
 	}
 	return in
 }()
@@ -33,7 +35,7 @@ var mutantInstances = func() []instance {
 // task and the extra checks of seed-models.md 3.7 on the cheap instances,
 // and on (9,10,5), the smallest of the paper's third group.
 func TestTimeoutPaperSect4(t *testing.T) {
-	for _, in := range append(cheapInstances, instance{1, 1, 1, 0}, instance{1, 2, 1, 0}, instance{9, 10, 5, 0}) {
+	for _, in := range append(cheapInstances, instance{9, 10, 5, 0}) {
 		if in.f == 1 {
 			continue // the timeout model has no f
 		}

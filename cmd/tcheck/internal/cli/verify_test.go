@@ -87,7 +87,7 @@ func TestVerifyOutput(t *testing.T) {
 
 // TestVerifyJSONMatchesSchema checks that --json output validates against
 // the documented schema docs/verify.schema.json, for satisfied, violated,
-// sup and error results.
+// sup and error results, and sup/inf bounds under --hull.
 func TestVerifyJSONMatchesSchema(t *testing.T) {
 	c := jsonschema.NewCompiler()
 	sch, err := c.Compile("../../../../docs/verify.schema.json")
@@ -100,6 +100,7 @@ func TestVerifyJSONMatchesSchema(t *testing.T) {
 		{"../../../../queries/testdata/semantics/select.yaml"},
 		{"../../../../queries/testdata/errors/range.yaml"},
 		{"../../../../queries/testdata/semantics/liveness.yaml"},
+		{"../../../../queries/testdata/semantics/hull.yaml", "--hull"},
 	} {
 		t.Run(filepath.Base(args[0]), func(t *testing.T) {
 			_, out, errOut := run(append([]string{"verify", "--json", "--no-progress"}, args...)...)

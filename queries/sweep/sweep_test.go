@@ -543,3 +543,41 @@ func TestElapsedRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestHullOption checks `options: {hull: true}`: the points are explored
+// under the convex hull, their sup values are bounds that still confirm
+// `<= T` but not `= T`, and the header of a result file records the option
+// (and reads it back), since its values are not exact.
+func TestHullOption(t *testing.T) {
+	src := `
+model: timeout
+queries:
+  - detection: 'sup{Process.halted && !has_halted && !Observer.halted}: Process.x'
+grid: {d: [0, 1]}
+expect:
+  - detection: <= T
+  - when: d == 1
+    detection: = T
+options: {hull: true}
+`
+	s, err := ParseFile("t.sweep.yaml", []byte(src), testResolver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Options.Hull {
+		t.Fatal("hull: true not read")
+	}
+	ps, _ := s.Points()
+	res := s.Run(context.Background(), ps, RunOptions{Jobs: 1})
+	if !res[0].OK || res[1].OK {
+		t.Errorf("ok = %v, %v; want true (a bound <= T), false (a bound cannot confirm = T)", res[0].OK, res[1].OK)
+	}
+	j := s.Options.JSON()
+	if !j.Hull {
+		t.Fatal("the header does not record hull")
+	}
+	back, err := j.options()
+	if err != nil || !back.Hull {
+		t.Fatalf("hull lost reading the header back: %v", err)
+	}
+}

@@ -194,15 +194,17 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 }
 
 // unconfirmed returns the members whose goal an over-approximating
-// exploration reached, reset for an exact one: the architecture's rule
-// that a violation found under the convex hull is confirmed by exact search
-// before it is reported.
+// exploration reached, or which it ended with a model error, reset for an
+// exact exploration: the architecture's rule that a violation found under
+// the convex hull is confirmed by exact search before it is reported. A
+// model error (an assignment out of range) may equally come from a
+// valuation only the hull reaches.
 func unconfirmed(group []*member) []*member {
 	var redo []*member
 	for _, m := range group {
-		if m.found != nil && m.approx {
+		if m.approx && (m.found != nil || m.res.Verdict == Error) {
 			m.found, m.approx = nil, false
-			m.res.Trace, m.res.TraceErr = nil, nil
+			m.res.Trace, m.res.TraceErr, m.res.Err = nil, nil, nil
 			redo = append(redo, m)
 		}
 	}

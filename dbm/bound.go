@@ -26,8 +26,9 @@ const (
 	// invariants, resets, queries and clock bounds): |c| ≤ MaxConst. The sum
 	// of two constants in that range, |c1 + c2| ≤ 2·MaxConst < InfConst, is
 	// still a finite representable bound, so adding two such bounds never
-	// overflows nor collides with [LTInf]. Use [CheckConst] when a model is
-	// loaded.
+	// overflows nor collides with [LTInf]. Package model enforces the same
+	// limit (model.MaxClockConst) on every clock constant it compiles, and
+	// at run time on constants computed from data and on reset values.
 	MaxConst int32 = math.MaxInt32 >> 2 // 2^29 - 1
 
 	// LTInf is "< ∞": no constraint.
@@ -148,9 +149,11 @@ func (b Bound) valid() bool {
 }
 
 // CheckConst returns an error if c is outside the range of constants a
-// model may use, |c| ≤ [MaxConst]. Model loading calls it on every clock
-// constant (guards, invariants, resets, query constants, clock bounds), so
-// that DBM arithmetic on sums of two constants cannot overflow.
+// model may use, |c| ≤ [MaxConst], for constants that reach the DBM without
+// going through the model compiler (concretised trace points). The model
+// compiler enforces the same range on the constants of guards, invariants,
+// resets and queries (model.MaxClockConst), so that DBM arithmetic on sums of
+// two constants cannot overflow.
 //
 // Precondition: none.
 // Postcondition: nil exactly when −MaxConst ≤ c ≤ MaxConst (tested).

@@ -29,7 +29,8 @@
 // <, as in UDBM: integer order is the order of tightness, min is
 // intersection, and the sum of two bounds is (c1 + c2) with ≤ only if both
 // are ≤. [LTInf] is "< ∞" (no constraint); there is no "≤ ∞". Constants of
-// a model must lie in [−MaxConst, MaxConst] ([CheckConst]); sums are
+// a model must lie in [−MaxConst, MaxConst] (package model rejects others,
+// [CheckConst] tests the range); sums are
 // computed in 64 bits and saturate at the representable range, which debug
 // builds report as a panic.
 //

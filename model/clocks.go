@@ -193,14 +193,29 @@ func (c *compiler) clockAtom(cx *ctx, k syntax.Expr) ([]ClockConstraint, *cexpr,
 	if err != nil {
 		return nil, nil, err
 	}
+	if bnd.isConst && (bnd.val > MaxClockConst || bnd.val < -MaxClockConst) {
+		return nil, nil, c.errAt(b.Pos, "clock constant %d in %s out of range [-%d, %d]", bnd.val, exprString(k), MaxClockConst, MaxClockConst)
+	}
+	pos := c.posStr(b.Pos)
 	upper := func(i, j int, strict bool, v *cexpr) ClockConstraint {
 		cn := ClockConstraint{I: i, J: j, Strict: strict}
 		if v.isConst {
 			cn.Const = int32(v.val)
 			cn.lo, cn.hi = v.val, v.val
 		} else {
-			cn.Value = c.intExpr(v.fn)
-			cn.lo, cn.hi = v.lo, v.hi
+			// A constant computed from data is checked when it is
+			// evaluated: leaving the DBM's range is a runtime error of
+			// the move (or state) that evaluates it.
+			f := v.fn
+			cn.Value = c.intExpr(func(e *Env) int32 {
+				x := f(e)
+				if x > MaxClockConst || x < -MaxClockConst {
+					e.fail(pos, "clock constant %d out of range [-%d, %d]", x, MaxClockConst, MaxClockConst)
+					return 0
+				}
+				return x
+			})
+			cn.lo, cn.hi = max(v.lo, -MaxClockConst), min(v.hi, MaxClockConst)
 		}
 		return cn
 	}
@@ -320,19 +335,19 @@ func (c *compiler) negSum(ds []signedData, p syntax.Pos) (*cexpr, error) {
 	if k > math.MaxInt32 || k < math.MinInt32 {
 		return nil, c.errAt(p, "constant overflows 32 bits")
 	}
-	k32 := int32(k)
 	out := &cexpr{t: litType, pos: p, lo: clamp32(lo + k), hi: clamp32(hi + k)}
+	pos := c.posStr(p)
 	if len(fns) == 1 && signs[0] == 1 {
 		f := fns[0]
-		out.fn = func(e *Env) int32 { return f(e) + k32 }
+		out.fn = func(e *Env) int32 { return e.fit32(pos, int64(f(e))+k) }
 		return out, nil
 	}
 	out.fn = func(e *Env) int32 {
-		s := k32
+		s := k
 		for i, f := range fns {
-			s += signs[i] * f(e)
+			s += int64(signs[i]) * int64(f(e))
 		}
-		return s
+		return e.fit32(pos, s)
 	}
 	return out, nil
 }
@@ -342,5 +357,5 @@ func (c *compiler) negate(v *cexpr) *cexpr {
 		return constExpr(litType, -v.val, v.pos)
 	}
 	f := v.fn
-	return &cexpr{t: litType, pos: v.pos, lo: -v.hi, hi: -v.lo, fn: func(e *Env) int32 { return -f(e) }}
+	return &cexpr{t: litType, pos: v.pos, lo: -v.hi, hi: -v.lo, fn: func(e *Env) int32 { return -f(e) }} // -MinInt32 wraps to MinInt32, which the range check of a clock constant rejects
 }

@@ -433,7 +433,8 @@ func (c *compiler) unary(cx *ctx, x *syntax.UnaryExpr) (*cexpr, error) {
 	r := &cexpr{t: litType, pos: x.Pos, effects: a.effects, lo: math.MinInt32, hi: math.MaxInt32}
 	switch x.Op {
 	case syntax.OpNeg:
-		r.fn = func(e *Env) int32 { return -f(e) }
+		pos := c.posStr(x.Pos)
+		r.fn = func(e *Env) int32 { return e.fit32(pos, -int64(f(e))) }
 		r.lo, r.hi = clamp32(-a.hi), clamp32(-a.lo)
 	case syntax.OpPlus:
 		r.fn, r.lo, r.hi = f, a.lo, a.hi
@@ -499,13 +500,13 @@ func (c *compiler) binary(cx *ctx, x *syntax.BinaryExpr) (*cexpr, error) {
 	pos := c.posStr(x.Pos)
 	switch op {
 	case syntax.OpAdd:
-		r.fn = func(e *Env) int32 { return f(e) + g(e) }
+		r.fn = func(e *Env) int32 { return e.fit32(pos, int64(f(e))+int64(g(e))) }
 		r.lo, r.hi = clamp32(a.lo+b.lo), clamp32(a.hi+b.hi)
 	case syntax.OpSub:
-		r.fn = func(e *Env) int32 { return f(e) - g(e) }
+		r.fn = func(e *Env) int32 { return e.fit32(pos, int64(f(e))-int64(g(e))) }
 		r.lo, r.hi = clamp32(a.lo-b.hi), clamp32(a.hi-b.lo)
 	case syntax.OpMul:
-		r.fn = func(e *Env) int32 { return f(e) * g(e) }
+		r.fn = func(e *Env) int32 { return e.fit32(pos, int64(f(e))*int64(g(e))) }
 		p := []int64{a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi}
 		r.lo, r.hi = p[0], p[0]
 		for _, v := range p[1:] {
@@ -519,7 +520,7 @@ func (c *compiler) binary(cx *ctx, x *syntax.BinaryExpr) (*cexpr, error) {
 				e.fail(pos, "division by zero")
 				return 0
 			}
-			return f(e) / d
+			return e.fit32(pos, int64(f(e))/int64(d))
 		}
 		if b.isConst && b.val > 0 {
 			r.lo, r.hi = a.lo/b.val, a.hi/b.val
@@ -546,7 +547,7 @@ func (c *compiler) binary(cx *ctx, x *syntax.BinaryExpr) (*cexpr, error) {
 				e.fail(pos, "negative shift count %d", s)
 				return 0
 			}
-			return f(e) << uint32(s)
+			return e.shl32(pos, f(e), s)
 		}
 	case syntax.OpShr:
 		r.fn = func(e *Env) int32 {
@@ -668,7 +669,16 @@ func (c *compiler) foldBinary(op syntax.Op, a, b int64, p syntax.Pos) (int64, *t
 			return 0, nil, c.errAt(p, "negative shift count %d", b)
 		}
 		if op == syntax.OpShl {
-			return int64(int32(a) << uint32(b)), litType, nil
+			if a != 0 && b >= 32 {
+				return 0, nil, c.errAt(p, "constant expression overflows 32 bits (%d << %d)", a, b)
+			}
+			if a == 0 {
+				return 0, litType, nil
+			}
+			return a << uint(b), litType, nil // folded checks the range
+		}
+		if b >= 32 {
+			b = 31
 		}
 		return int64(int32(a) >> uint32(b)), litType, nil
 	case syntax.OpBitAnd:
@@ -836,11 +846,11 @@ func (c *compiler) assign(cx *ctx, x *syntax.AssignExpr) (*cexpr, error) {
 	var op func(e *Env, old, v int32) int32
 	switch x.Op {
 	case syntax.OpAddAssign:
-		op = func(_ *Env, o, v int32) int32 { return o + v }
+		op = func(e *Env, o, v int32) int32 { return e.fit32(pos, int64(o)+int64(v)) }
 	case syntax.OpSubAssign:
-		op = func(_ *Env, o, v int32) int32 { return o - v }
+		op = func(e *Env, o, v int32) int32 { return e.fit32(pos, int64(o)-int64(v)) }
 	case syntax.OpMulAssign:
-		op = func(_ *Env, o, v int32) int32 { return o * v }
+		op = func(e *Env, o, v int32) int32 { return e.fit32(pos, int64(o)*int64(v)) }
 	case syntax.OpDivAssign, syntax.OpModAssign:
 		mod := x.Op == syntax.OpModAssign
 		op = func(e *Env, o, v int32) int32 {
@@ -851,7 +861,7 @@ func (c *compiler) assign(cx *ctx, x *syntax.AssignExpr) (*cexpr, error) {
 			if mod {
 				return o % v
 			}
-			return o / v
+			return e.fit32(pos, int64(o)/int64(v))
 		}
 	case syntax.OpAndAssign:
 		op = func(_ *Env, o, v int32) int32 { return o & v }
@@ -867,7 +877,7 @@ func (c *compiler) assign(cx *ctx, x *syntax.AssignExpr) (*cexpr, error) {
 				return o
 			}
 			if left {
-				return o << uint32(v)
+				return e.shl32(pos, o, v)
 			}
 			return o >> uint32(v)
 		}
@@ -917,10 +927,16 @@ func (c *compiler) incDec(cx *ctx, x *syntax.IncDecExpr) (*cexpr, error) {
 		d = -1
 	}
 	out := &cexpr{t: litType, pos: x.Pos, lo: r.t.lo - 1, hi: r.t.hi + 1, effects: r.effects || c.writeEffect(cx, r)}
+	pos := c.posStr(x.Pos)
 	if x.Prefix {
-		out.fn = func(e *Env) int32 { a := addr(e); return store(e, a, e.load(a)+d) }
+		out.fn = func(e *Env) int32 { a := addr(e); return store(e, a, e.fit32(pos, int64(e.load(a))+int64(d))) }
 	} else {
-		out.fn = func(e *Env) int32 { a := addr(e); o := e.load(a); store(e, a, o+d); return o }
+		out.fn = func(e *Env) int32 {
+			a := addr(e)
+			o := e.load(a)
+			store(e, a, e.fit32(pos, int64(o)+int64(d)))
+			return o
+		}
 	}
 	return out, nil
 }
@@ -1006,13 +1022,16 @@ func (c *compiler) quant(cx *ctx, x *syntax.QuantExpr) (*cexpr, error) {
 		if len(fns) == 0 {
 			return c.folded(litType, k, x.Pos)
 		}
-		k32 := int32(k)
+		if k > math.MaxInt32 || k < math.MinInt32 {
+			return nil, c.errAt(x.Pos, "constant part of the sum overflows 32 bits (%d)", k)
+		}
+		pos := c.posStr(x.Pos)
 		return &cexpr{t: litType, lo: lo, hi: hi, pos: x.Pos, effects: effects, fn: func(e *Env) int32 {
-			s := k32
+			s := k
 			for _, f := range fns {
-				s += f(e)
+				s += int64(f(e))
 			}
-			return s
+			return e.fit32(pos, s)
 		}}, nil
 	}
 	return nil, c.errAt(x.Pos, "unsupported quantifier %s", x.Op)

@@ -7,8 +7,18 @@ package model
 // numbered, variables and clocks are flat vectors.
 
 // NoBound marks a clock with no lower/upper bound constant in a bound array
-// (the clock is never compared from that side). Same value as dbm.NoBound.
+// (the clock is never compared from that side). It is -2^29, below every
+// bound a model can give (-MaxClockConst); the engine maps it, and anything
+// below it, to dbm.NoBound (-2^30) when it builds extrapolation bounds.
 const NoBound int32 = -(1 << 29)
+
+// MaxClockConst is the largest constant, in absolute value, that a clock
+// constraint or a clock reset may use: 2^29 - 1, the same as dbm.MaxConst
+// (package model does not import dbm; a test in package zone checks that
+// the two agree). Sums of two such constants stay representable in the
+// DBM's encoded bounds. A constant written in the model outside this range
+// is a load error; one computed from data at run time is a runtime error.
+const MaxClockConst = 1<<29 - 1
 
 // Network is a compiled network of timed automata.
 type Network struct {

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // maxSteps bounds the loop iterations of one evaluation (a guard, an
 // update, a formula): a function whose loop does not terminate makes the
@@ -88,4 +91,29 @@ func (e *Env) load(a int32) int32 {
 		return e.Vars[a]
 	}
 	return e.frame[-a-1]
+}
+
+// fit32 returns v as an int32, or records an overflow error and returns 0
+// when v does not fit: expressions are evaluated in 64 bits and every
+// intermediate result must fit in the 32 bits of the state vector (the
+// constant folder applies the same rule at load time), so a product such
+// as 65536*65536 is a runtime error instead of a silent wrap to 0.
+func (e *Env) fit32(pos string, v int64) int32 {
+	if v > math.MaxInt32 || v < math.MinInt32 {
+		e.fail(pos, "integer overflow: %d does not fit in 32 bits", v)
+		return 0
+	}
+	return int32(v)
+}
+
+// shl32 is a << s evaluated in 64 bits (s ≥ 0): an overflow is an error.
+func (e *Env) shl32(pos string, a, s int32) int32 {
+	if a == 0 {
+		return 0
+	}
+	if s >= 32 {
+		e.fail(pos, "integer overflow: %d << %d does not fit in 32 bits", a, s)
+		return 0
+	}
+	return e.fit32(pos, int64(a)<<uint(s))
 }

@@ -433,6 +433,9 @@ func (c *compiler) reset(cx *ctx, r *ref, a *syntax.AssignExpr) (func(*Env), err
 	if v.isConst && v.val < 0 {
 		return nil, c.errAt(a.RHS.Position(), "clock %s reset to negative value %d", r.name, v.val)
 	}
+	if v.isConst && v.val > MaxClockConst {
+		return nil, c.errAt(a.RHS.Position(), "clock %s reset to %d, out of range [0, %d]", r.name, v.val, MaxClockConst)
+	}
 	pos := c.posStr(a.Pos)
 	vf := v.fn
 	idx := c.baseAddr(r)
@@ -441,6 +444,10 @@ func (c *compiler) reset(cx *ctx, r *ref, a *syntax.AssignExpr) (func(*Env), err
 		x := vf(e)
 		if x < 0 {
 			e.fail(pos, "clock %s reset to negative value %d", name, x)
+			return
+		}
+		if x > MaxClockConst {
+			e.fail(pos, "clock %s reset to %d, out of range [0, %d]", name, x, MaxClockConst)
 			return
 		}
 		e.Resets = append(e.Resets, Reset{Clock: int(idx(e)), Value: x})
@@ -778,10 +785,11 @@ func (c *compiler) builtin(cx *ctx, x *syntax.CallExpr, name string, n int) (*ce
 	}
 	f := a[0].fn
 	hi := max(a[0].hi, -a[0].lo)
+	pos := c.posStr(x.Pos)
 	return &cexpr{t: litType, pos: x.Pos, effects: a[0].effects, lo: 0, hi: clamp32(hi), fn: func(e *Env) int32 {
 		v := f(e)
 		if v < 0 {
-			return -v
+			return e.fit32(pos, -int64(v))
 		}
 		return v
 	}}, nil

@@ -2,6 +2,7 @@ package queries
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tcheck/tcheck/model"
@@ -136,6 +137,49 @@ func TestRangeViolationIsAnError(t *testing.T) {
 	}
 	if want := "testdata/errors/range.yaml:12:"; len(r.Err.Error()) < len(want) || r.Err.Error()[:len(want)] != want {
 		t.Fatalf("error %q does not point at the update", r.Err)
+	}
+}
+
+// TestOutOfRangeIsAnError proves that values the engine cannot represent are
+// model errors raised by the move that computes them, with a replayed trace
+// to that move, under every option that changes how states are stored or
+// explored. Each model once gave a wrong verdict or a panic (issue 12):
+// data-dependent clock constants outside the DBM's range, clock resets out
+// of range, and 32-bit overflow in expressions.
+func TestOutOfRangeIsAnError(t *testing.T) {
+	cases := []struct {
+		file, msg string
+		trace     int // the moves of the trace to the failing move
+	}{
+		{"clock-const-data.yaml", "clock-const-data.yaml:15:35: clock constant 1500000000 out of range", 0},
+		{"clock-const-data-mid.yaml", "clock-const-data-mid.yaml:14:35: clock constant -600000000 out of range", 0},
+		{"clock-reset-data.yaml", "clock-reset-data.yaml:13:62: clock x reset to 600000000, out of range", 1},
+		{"overflow-mul.yaml", "overflow-mul.yaml:14:40: integer overflow: 4294967296 does not fit in 32 bits", 0},
+		{"overflow-add.yaml", "overflow-add.yaml:11:35: integer overflow: 2147483648 does not fit in 32 bits", 1},
+	}
+	for _, c := range cases {
+		for _, opts := range []Options{{}, {FullZones: true}, {Order: zone.DFS}, {Hull: true}} {
+			t.Run(fmt.Sprintf("%s/%+v", c.file, opts), func(t *testing.T) {
+				f, net := loadModel(t, "testdata/errors/"+c.file, nil)
+				qs, err := FromFile(net, f, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := Check(zone.NewSystem(net), qs, opts)[0]
+				if r.Verdict != Error || r.Err == nil {
+					t.Fatalf("got %v (%v), want a model error", r.Verdict, r.Err)
+				}
+				if !strings.Contains(r.Err.Error(), c.msg) {
+					t.Fatalf("error %q, want it to contain %q", r.Err, c.msg)
+				}
+				if r.Trace == nil {
+					t.Fatalf("no trace to the error: %v", r.TraceErr)
+				}
+				if got := len(r.Trace.Moves) - 1; got != c.trace { // Moves[0] is nil
+					t.Fatalf("trace of %d moves, want %d", got, c.trace)
+				}
+			})
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -108,6 +109,10 @@ type Result struct {
 	// Rounds is the number of explorations (sup over clocks doubles the
 	// clock's bound until the answer is below it).
 	Rounds int
+	// Disputed is the verdict the engine reached when its witness or
+	// counterexample did not replay (or could not be concretised): the
+	// verdict is then Error and TraceErr says why (see confirmTraces).
+	Disputed Verdict
 }
 
 // Matches reports whether the result meets the query's expectation (true
@@ -190,7 +195,33 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 			}
 		}
 	}
+	if !opts.NoTrace {
+		for _, r := range results {
+			confirmTraces(r)
+		}
+	}
 	return results
+}
+
+// ErrDisputed marks the error of a verdict that the independent replay of
+// its trace does not confirm (errors.Is(r.TraceErr, ErrDisputed)).
+var ErrDisputed = errors.New("the engine and the replay disagree")
+
+// confirmTraces makes replay a gate on verdicts: a verdict that comes with
+// a witness or counterexample (E<> satisfied, A[] violated, a sup/inf value
+// with its run, E[]/A<>/--> with a lasso) stands only if that trace was
+// concretised and replayed by Replay, whose concrete semantics shares no
+// code with the symbolic engine. Otherwise the engine and the replay
+// disagree, and neither is to be trusted: the verdict becomes Error, and
+// the engine's answer is kept in Disputed for the message.
+func confirmTraces(r *Result) {
+	if r.TraceErr == nil || r.Verdict == Error || r.Verdict == Unknown {
+		return
+	}
+	r.Disputed = r.Verdict
+	r.Verdict = Error
+	r.Trace = nil
+	r.TraceErr = fmt.Errorf("%w: the engine answers %s, but no replayed trace confirms it: %w", ErrDisputed, r.Disputed, r.TraceErr)
 }
 
 // unconfirmed returns the members whose goal an over-approximating
@@ -475,11 +506,15 @@ func buildTraceTarget(sys *zone.System, moves []zone.Move, goal *model.Formula, 
 	if err := concretise(sys, t, entries, target); err != nil {
 		return nil, err
 	}
-	if err := Replay(sys.Net, t, goal); err != nil {
+	if err := replayTrace(sys.Net, t, goal); err != nil {
 		return nil, fmt.Errorf("internal error: the trace does not replay: %w", err)
 	}
 	return t, nil
 }
+
+// replayTrace is Replay; tests replace it to prove that a trace that does
+// not replay makes the verdict an error.
+var replayTrace = Replay
 
 // errorMoveGuard returns a refinement of the last zone of the path to the
 // valuations where the failing move's clock guard holds, so that the trace

@@ -183,6 +183,21 @@ func TestOutOfRangeIsAnError(t *testing.T) {
 	}
 }
 
+// TestSupTermErrorIsAnError proves that a sup/inf over a data term whose
+// evaluation fails in a reachable state is an error naming the term, not
+// a value over the states where it could be evaluated (issue 12, item 4).
+func TestSupTermErrorIsAnError(t *testing.T) {
+	for _, formula := range []string{"sup: 10 / n", "inf: 10 / n", "sup{P.a}: 10 / n"} {
+		r := checkFormula(t, "testdata/errors/sup-term.yaml", nil, formula, Options{})
+		if r.Verdict != Error || r.TraceErr == nil {
+			t.Fatalf("%s: got %v %v, want an error", formula, r.Verdict, r.Values)
+		}
+		if want := "the term 10 / n raises an error in a reachable state: test:1:"; !strings.Contains(r.TraceErr.Error(), want) {
+			t.Fatalf("%s: error %q, want it to contain %q", formula, r.TraceErr, want)
+		}
+	}
+}
+
 // TestLimitsGiveUnknown checks that a state limit ends the search with the
 // verdict unknown and the statistics so far.
 func TestLimitsGiveUnknown(t *testing.T) {

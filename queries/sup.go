@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"fmt"
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
@@ -101,15 +102,24 @@ func (s *supState) reset() {
 func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper) error {
 	clear(s.improved)
 	any := false
+	var termErr error
 	err := checker.Zones(s.cond, v.Locs, v.Vars, v.Zone, func(z dbm.DBM) bool {
 		for i, a := range s.accs {
-			if a.update(z, v, checker) {
+			ok, err := a.update(z, v, checker)
+			if err != nil {
+				termErr = err
+				return false
+			}
+			if ok {
 				s.improved[i] = true
 				any = true
 			}
 		}
 		return true
 	})
+	if err == nil {
+		err = termErr
+	}
 	if err != nil || !any {
 		return err
 	}
@@ -229,8 +239,11 @@ func checkSup(sys *zone.System, m *member, opts Options, k int32) {
 }
 
 // update folds the zone z (of the visited state v, satisfying the
-// condition) into the accumulator and reports whether it improved.
-func (a *supAcc) update(z dbm.DBM, v *zone.Visit, c *zone.Checker) bool {
+// condition) into the accumulator and reports whether it improved. A data
+// term whose evaluation raises a runtime error (an index out of bounds, a
+// division by zero, an overflow) is an error of the query: skipping the
+// state would give a supremum over fewer states than asked.
+func (a *supAcc) update(z dbm.DBM, v *zone.Visit, c *zone.Checker) (bool, error) {
 	if a.term.Clock > 0 {
 		var b dbm.Bound
 		if a.sup {
@@ -242,21 +255,21 @@ func (a *supAcc) update(z dbm.DBM, v *zone.Visit, c *zone.Checker) bool {
 		// larger supremum, or a smaller (or attained) infimum.
 		if !a.seen || b > a.bound {
 			a.seen, a.bound = true, b
-			return true
+			return true, nil
 		}
-		return false
+		return false, nil
 	}
 	env := c.Env(v.Locs, v.Vars)
 	x := int64(a.term.Data(env))
-	if env.Err != nil {
+	if err := env.Err; err != nil {
 		env.Err = nil
-		return false
+		return false, fmt.Errorf("the term %s raises an error in a reachable state: %w", a.term.Src, err)
 	}
 	if !a.seen || (a.sup && x > a.data) || (!a.sup && x < a.data) {
 		a.seen, a.data = true, x
-		return true
+		return true, nil
 	}
-	return false
+	return false, nil
 }
 
 func (a *supAcc) value(k int32) Value {

@@ -114,6 +114,8 @@ func (r *PointResult) Status() string {
 // CheckOptions tune CheckPoint.
 type CheckOptions struct {
 	// Traces keeps the witness and counterexample traces (Results[i].Trace).
+	// They are built and replayed either way: a verdict whose trace does not
+	// replay is reported as an error.
 	Traces bool
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
@@ -162,7 +164,9 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 	}
 
 	opts := s.Options.check()
-	opts.NoTrace = !co.Traces
+	// Every witness and counterexample is built and replayed, kept or not:
+	// a verdict whose trace does not replay is an error (queries.Check).
+	opts.NoTrace = false
 	opts.Limits.Cancel = co.Cancel
 	opts.Now = now
 	if t := s.Options.Limits.Timeout; t > 0 {
@@ -173,6 +177,11 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 		opts.Limits.Deadline = start.Add(t)
 	}
 	results := queries.Check(zone.NewSystem(net), qs, opts)
+	if !co.Traces {
+		for _, r := range results {
+			r.Trace = nil
+		}
+	}
 	res.Results = results
 	for i, r := range results {
 		qr := QueryResult{

@@ -26,10 +26,11 @@ type RunOptions struct {
 
 // Run checks points, Jobs at a time, and returns the results of the points
 // that finished, in point order. When ctx is cancelled Run returns at once
-// with the points finished so far: the explorations in flight cannot be
-// interrupted, so they go on in the background and their results are
-// dropped. When opts.Stop is closed Run starts no more points and returns
-// when the running ones have finished.
+// with the points finished so far: the explorations in flight are
+// cancelled too (ctx.Done() is their CheckOptions.Cancel unless the caller
+// set one), and whatever they return afterwards is dropped. When opts.Stop
+// is closed Run starts no more points and returns when the running ones
+// have finished.
 func (s *Spec) Run(ctx context.Context, points []Point, opts RunOptions) []*PointResult {
 	jobs := opts.Jobs
 	if jobs <= 0 {

@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,7 +13,7 @@ import (
 // Load reads, parses and compiles a model file. overrides sets parameters
 // (--set name=value).
 func Load(path string, overrides map[string]int64) (*File, *Network, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadSource(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -252,7 +252,7 @@ templates:
 		{"narrow(2)", "test.yaml:10:28: return value 2 of narrow out of range [0,1]"},
 		{"idx()", "test.yaml:11:25: index 5 out of bounds [0,1] of arr"},
 		{"div()", "test.yaml:12:24: division by zero"},
-		{"loopForever()", "test.yaml:13:23: loop did not terminate after 1000 iterations"},
+		{"loopForever()", "test.yaml:13:23: evaluation did not terminate after 1000 loop iterations and function calls"},
 	} {
 		_, rerr := eval(t, n, env, c.expr)
 		if rerr == nil {

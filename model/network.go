@@ -178,6 +178,9 @@ type (
 type RuntimeError struct {
 	Pos string // file:line:col of the offending expression
 	Msg string
+	// Interrupted: the evaluation was stopped by Env.Interrupt (a time
+	// limit or a cancellation), not by an error of the model.
+	Interrupted bool
 }
 
 func (e *RuntimeError) Error() string {
@@ -198,6 +201,12 @@ type Env struct {
 	Locs   []int32
 	Resets []Reset
 	Err    *RuntimeError
+	// Interrupt, when set, is polled during long evaluations (every
+	// interruptEvery loop iterations or function calls); when it returns
+	// true the evaluation stops with an Err whose Interrupted is set.
+	// Searches set it to their time limit and cancellation, so that
+	// --timeout holds inside a single expensive guard too.
+	Interrupt func() bool
 
 	frame []int32 // function locals and by-value arguments (internal)
 	sp    int

@@ -5,11 +5,16 @@ import (
 	"math"
 )
 
-// maxSteps bounds the loop iterations of one evaluation (a guard, an
-// update, a formula): a function whose loop does not terminate makes the
-// evaluation fail with a runtime error instead of hanging the checker.
-// (A variable so that tests can lower it.)
+// maxSteps bounds the loop iterations and function calls of one
+// evaluation (a guard, an update, a formula): a function whose loop does
+// not terminate, or a chain of calls that would take exponential time,
+// makes the evaluation fail with a runtime error instead of hanging the
+// checker. (A variable so that tests can lower it.)
 var maxSteps = 1 << 24
+
+// interruptEvery is how many steps (loop iterations and calls) pass between
+// two polls of Env.Interrupt.
+const interruptEvery = 1 << 14
 
 // NewEnv returns an Env for evaluating the compiled code of n: Vars holds
 // the initial variable values, Locs the initial locations, and the frame
@@ -74,7 +79,12 @@ func (e *Env) step(pos string) bool {
 	}
 	e.steps++
 	if e.steps > maxSteps {
-		e.fail(pos, "loop did not terminate after %d iterations", maxSteps)
+		e.fail(pos, "evaluation did not terminate after %d loop iterations and function calls", maxSteps)
+		return false
+	}
+	if e.steps%interruptEvery == 0 && e.Interrupt != nil && e.Interrupt() {
+		e.fail(pos, "evaluation interrupted (time limit or cancellation)")
+		e.Err.Interrupted = true
 		return false
 	}
 	return true

@@ -735,6 +735,12 @@ func (c *compiler) call(cx *ctx, x *syntax.CallExpr) (*cexpr, error) {
 		}
 	}
 	out.fn = func(e *Env) int32 {
+		// A call counts against the evaluation budget like a loop
+		// iteration: functions calling each other twice at each of 35
+		// levels make 2^35 calls without any loop.
+		if !e.step(pos) {
+			return 0
+		}
 		base := e.push(size)
 		for _, a := range args {
 			a(e, base)

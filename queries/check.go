@@ -385,6 +385,16 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	}
 	checker := zone.NewChecker(sys)
 	st := zone.NewStepper(sys)
+	if opts.Limits.Timeout > 0 || !opts.Limits.Deadline.IsZero() || opts.Limits.Cancel != nil {
+		now := opts.Now
+		if now == nil {
+			now = time.Now
+		}
+		start := now()
+		stop := func() bool { return opts.Limits.Expired(now(), start) }
+		checker.SetInterrupt(stop)
+		st.SetInterrupt(stop)
+	}
 	var checkErr error
 	// deadlock is decided exactly: the hull's extra valuations would add
 	// deadlocks of their own.
@@ -430,6 +440,9 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		switch {
 		case checkErr == nil && m.found != nil && hull:
 			r.Verdict = Unknown // until an exact exploration confirms it (unconfirmed)
+		case zone.Interrupted(checkErr):
+			// a limit stopped the evaluation of the formula itself
+			r.Verdict, r.Reason = Unknown, zone.LimitTime
 		case checkErr != nil:
 			r.Verdict, r.TraceErr = Error, checkErr
 		case m.found != nil:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
@@ -195,6 +196,32 @@ func TestSupTermErrorIsAnError(t *testing.T) {
 		if want := "the term 10 / n raises an error in a reachable state: test:1:"; !strings.Contains(r.TraceErr.Error(), want) {
 			t.Fatalf("%s: error %q, want it to contain %q", formula, r.TraceErr, want)
 		}
+	}
+}
+
+// TestNestedCallsAreBudgeted proves that function calls count against the
+// evaluation budget (a guard making 2^35 calls fails instead of running for
+// hours) and that a time limit stops a long evaluation from inside (issue
+// 12, item 5).
+func TestNestedCallsAreBudgeted(t *testing.T) {
+	r := checkFormula(t, "testdata/errors/nested-calls.yaml", nil, "E<> P.b", Options{})
+	if r.Verdict != Error || r.Err == nil || !strings.Contains(r.Err.Error(), "evaluation did not terminate") {
+		t.Fatalf("got %v (%v), want the evaluation budget's error", r.Verdict, r.Err)
+	}
+	opts := Options{}
+	opts.Limits.Timeout = time.Millisecond
+	start := time.Now()
+	r = checkFormula(t, "testdata/errors/nested-calls.yaml", nil, "E<> P.b", opts)
+	if r.Verdict != Unknown || r.Reason != zone.LimitTime {
+		t.Fatalf("with a 1 ms limit: got %v (%v, %v), want unknown at the time limit", r.Verdict, r.Reason, r.Err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the time limit took %v to stop the evaluation", d)
+	}
+	// The same evaluation in a query formula is stopped by the limit too.
+	r = checkFormula(t, "testdata/errors/nested-calls.yaml", nil, "E<> f34() == 1", opts)
+	if r.Verdict != Unknown {
+		t.Fatalf("formula with a 1 ms limit: got %v (%v, %v), want unknown", r.Verdict, r.Reason, r.TraceErr)
 	}
 }
 

@@ -35,6 +35,13 @@ func NewChecker(sys *System) *Checker {
 	return &Checker{sys: sys, st: st, env: sys.Net.NewEnv()}
 }
 
+// SetInterrupt makes the checker's long evaluations poll stop (see
+// Stepper.SetInterrupt).
+func (c *Checker) SetInterrupt(stop func() bool) {
+	c.env.Interrupt = stop
+	c.st.SetInterrupt(stop)
+}
+
 type literal struct {
 	f   *model.Formula
 	pos bool

@@ -22,6 +22,13 @@ type Limits struct {
 // expired checks the limits that do not depend on the states: the timeout
 // (from start), the deadline, cancellation. Searches check them at the
 // first state expanded and then every 256.
+// Expired reports whether the time limit or the cancellation of l has
+// been reached at t for a search started at start.
+func (l Limits) Expired(t, start time.Time) bool {
+	_, hit := l.expired(t, start)
+	return hit
+}
+
 func (l Limits) expired(t, start time.Time) (StopReason, bool) {
 	if l.Timeout > 0 && t.Sub(start) >= l.Timeout || !l.Deadline.IsZero() && !t.Before(l.Deadline) {
 		return LimitTime, true
@@ -166,10 +173,25 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		return opts.Limits.MaxStates > 0 && passed.stored >= opts.Limits.MaxStates
 	}
 
-	ok, err := st.Initial(locs, vars, exact)
-	if err != nil {
+	timeLimit := func(t time.Time) (StopReason, bool) { return opts.Limits.expired(t, start) }
+	// A long evaluation (a guard calling expensive functions) polls the
+	// limits itself; an evaluation it stops ends the search at the limit.
+	st.SetInterrupt(func() bool { _, hit := timeLimit(now()); return hit })
+	failed := func(err error) Result {
+		if Interrupted(err) {
+			r, hit := timeLimit(now())
+			if !hit {
+				r = LimitTime
+			}
+			return finish(r)
+		}
 		res.Err = err.(*ModelError)
 		return finish(Failed)
+	}
+
+	ok, err := st.Initial(locs, vars, exact)
+	if err != nil {
+		return failed(err)
 	}
 	if !ok {
 		return finish(Completed)
@@ -182,8 +204,6 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		return finish(LimitStates)
 	}
 
-	timeLimit := func(t time.Time) (StopReason, bool) { return opts.Limits.expired(t, start) }
-
 	progressEvery := opts.ProgressEvery
 	if progressEvery == 0 {
 		progressEvery = time.Second
@@ -191,6 +211,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	lastProgress := start
 	var stopReason StopReason = Completed
 	stopped := false
+	var stopErr error // a model error (or an interrupted evaluation) of Post
 	var node *Node
 
 	src := dbm.New(sys.Dim)
@@ -200,9 +221,8 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		moveIdx++
 		ok, err := st.Post(locs, vars, src, m, dlocs, dvars, exact)
 		if err != nil {
-			res.Err = err.(*ModelError)
-			res.ErrNode = node
-			stopReason, stopped = Failed, true
+			stopErr = err
+			stopped = true
 			return false
 		}
 		if !ok {
@@ -230,10 +250,13 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		node.LoadZone(src)
 		moveIdx = 0
 		res.Explored++
-		if err := st.Moves(locs, vars, succ); err != nil {
-			res.Err = err.(*ModelError)
+		err := st.Moves(locs, vars, succ)
+		if err == nil {
+			err = stopErr
+		}
+		if err != nil {
 			res.ErrNode = node
-			return finish(Failed)
+			return failed(err)
 		}
 		if stopped {
 			return finish(stopReason)

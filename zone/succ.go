@@ -1,6 +1,8 @@
 package zone
 
 import (
+	"errors"
+
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
 )
@@ -14,6 +16,23 @@ type ModelError struct {
 }
 
 func (e *ModelError) Error() string { return e.Err.Error() }
+
+// Interrupted reports whether err is an evaluation stopped by
+// model.Env.Interrupt (a time limit or a cancellation reached inside a long
+// evaluation) rather than an error of the model.
+func Interrupted(err error) bool {
+	var me *ModelError
+	if errors.As(err, &me) {
+		return me.Err != nil && me.Err.Interrupted
+	}
+	var re *model.RuntimeError
+	return errors.As(err, &re) && re.Interrupted
+}
+
+// SetInterrupt makes the stepper's long evaluations poll stop
+// (model.Env.Interrupt): when it returns true the evaluation ends with an
+// error for which Interrupted is true.
+func (st *Stepper) SetInterrupt(stop func() bool) { st.env.Interrupt = stop }
 
 // enabledEdge is an edge whose data guard holds in the current state.
 type enabledEdge struct {

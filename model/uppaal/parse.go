@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -23,7 +22,7 @@ func ParseFile(name string, src []byte) (*model.File, error) {
 		return ParseXML(name, src)
 	case ".xta":
 		qname := strings.TrimSuffix(name, filepath.Ext(name)) + ".q"
-		qsrc, err := os.ReadFile(qname)
+		qsrc, err := model.ReadSource(qname)
 		var qs []*model.FileQuery
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

@@ -175,7 +175,7 @@ func Discover(paths []string) ([]string, error) {
 				return nil
 			}
 			if sweep.IsSweepFile(p) {
-				if src, err := os.ReadFile(p); err == nil && !sweep.SkippedInTest(src) {
+				if src, err := model.ReadSource(p); err == nil && !sweep.SkippedInTest(src) {
 					found = append(found, p)
 				}
 			} else if isModelWithQueries(p) || isMutant(p) {
@@ -197,7 +197,7 @@ func Discover(paths []string) ([]string, error) {
 // isMutant reports whether a YAML file is a mutant file: a patch over a
 // model (top-level keys base and replace).
 func isMutant(path string) bool {
-	src, err := os.ReadFile(path)
+	src, err := model.ReadSource(path)
 	if err != nil {
 		return false
 	}
@@ -225,7 +225,7 @@ func IsMutant(src []byte) bool {
 
 // isModelWithQueries looks at the top-level keys of a YAML file.
 func isModelWithQueries(path string) bool {
-	src, err := os.ReadFile(path)
+	src, err := model.ReadSource(path)
 	if err != nil {
 		return false
 	}
@@ -294,7 +294,7 @@ func CheckFile(ctx context.Context, path string, o Options) *FileResult {
 	start := o.now()
 	r := &FileResult{Path: path, Kind: kindOf(path)}
 	defer func() { r.Elapsed = o.now().Sub(start) }()
-	src, err := os.ReadFile(path)
+	src, err := model.ReadSource(path)
 	if err != nil {
 		r.Err = err
 		return r

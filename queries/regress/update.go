@@ -72,7 +72,7 @@ func Update(r *FileResult) (int, []string, error) {
 	if len(edits) == 0 {
 		return 0, skipped, nil
 	}
-	src, err := os.ReadFile(r.Path)
+	src, err := model.ReadSource(r.Path)
 	if err != nil {
 		return 0, skipped, err
 	}

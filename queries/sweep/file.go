@@ -3,7 +3,6 @@ package sweep
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -28,7 +27,7 @@ func FileResolver(ref, dir string) (ModelSource, error) {
 	if !filepath.IsAbs(ref) {
 		p = filepath.Join(dir, ref)
 	}
-	src, err := os.ReadFile(p)
+	src, err := model.ReadSource(p)
 	if err != nil {
 		return ModelSource{}, err
 	}

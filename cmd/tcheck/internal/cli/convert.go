@@ -2,10 +2,10 @@ package cli
 
 import (
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/uppaal"
 )
 
@@ -26,7 +26,7 @@ Exit codes: 0 written, 2 a usage or model error.`,
   tcheck convert testdata/fischer.yaml -o fischer.xta   # also writes fischer.q`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := os.ReadFile(args[0])
+			src, err := model.ReadSource(args[0])
 			if err != nil {
 				return usageErr(err)
 			}

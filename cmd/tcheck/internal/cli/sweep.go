@@ -164,7 +164,7 @@ func sweepSpec(cmd *cobra.Command, arg string, sf *searchFlags, qs, grid []strin
 				return nil, fmt.Errorf("--%s: give it in the sweep file %s", f, arg)
 			}
 		}
-		src, err := os.ReadFile(arg)
+		src, err := model.ReadSource(arg)
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -32,6 +33,7 @@ type searchFlags struct {
 	sets         []string
 	fullZones    bool
 	hull         bool
+	maxInput     string
 }
 
 func (f *searchFlags) register(cmd *cobra.Command) {
@@ -44,6 +46,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.maxMemory, "max-memory", "", "stop with verdict unknown above this heap size, e.g. 2GiB, 500MB")
 	fl.StringArrayVar(&f.sets, "set", nil, "override a model parameter: --set name=value (repeatable)")
 	fl.BoolVar(&f.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
+	fl.StringVar(&f.maxInput, "max-input", "", "refuse model, query and sweep files larger than this, e.g. 64MiB (default 8MiB)")
 	fl.BoolVar(&f.hull, "hull", false, "convex-hull over-approximation (UPPAAL's -A): A[] satisfied and E<> violated are decided by it, reached goals are re-checked exactly, sup/inf values become bounds")
 }
 
@@ -73,6 +76,14 @@ func (f *searchFlags) options() (queries.Options, error) {
 			return o, fmt.Errorf("--max-memory: %v", err)
 		}
 		o.Limits.MaxMemory = m
+	}
+	model.MaxSourceBytes = model.DefaultMaxSourceBytes
+	if f.maxInput != "" {
+		m, err := sweep.ParseBytes(f.maxInput)
+		if err != nil {
+			return o, fmt.Errorf("--max-input: %v", err)
+		}
+		model.MaxSourceBytes = int64(m)
 	}
 	return o, nil
 }
@@ -126,7 +137,7 @@ func loadModel(path string, overrides map[string]int64) (*loadedModel, error) {
 // such file exists (or the name is a directory, as `agreement` is in a
 // checkout of tcheck itself).
 func readModelSource(path string) ([]byte, string, error) {
-	src, err := os.ReadFile(path)
+	src, err := model.ReadSource(path)
 	if err == nil {
 		return src, path, nil
 	}
@@ -202,12 +213,13 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			if err != nil {
 				return usageErr(err)
 			}
-			m, err := loadModel(args[0], ov)
+			applyMemoryLimit(opts.Limits.MaxMemory)
+			m, err := loadWithin(opts.Limits.MaxMemory, func() (*loadedModel, error) { return loadModel(args[0], ov) })
 			if err != nil {
 				return usageErr(err)
 			}
 			if qfile != "" {
-				src, err := os.ReadFile(qfile)
+				src, err := model.ReadSource(qfile)
 				if err != nil {
 					return usageErr(err)
 				}
@@ -222,7 +234,6 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			if !noProgess {
 				opts.Progress = progressPrinter(stderr)
 			}
-			applyMemoryLimit(opts.Limits.MaxMemory)
 			if cpuProf != "" {
 				f, err := os.Create(cpuProf)
 				if err != nil {
@@ -321,6 +332,39 @@ type jsonDoc struct {
 }
 
 func usageErr(err error) error { return &exitError{code: ExitUsage, err: err} }
+
+// loadWithin runs load and watches the heap meanwhile: above limit (0: no
+// limit) it gives up with an error, so that --max-memory covers loading a
+// model as well as exploring it. The abandoned load goes on in its
+// goroutine until the process exits, which the caller's error makes it do.
+func loadWithin(limit uint64, load func() (*loadedModel, error)) (*loadedModel, error) {
+	if limit == 0 {
+		return load()
+	}
+	type result struct {
+		m   *loadedModel
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		m, err := load()
+		done <- result{m, err}
+	}()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	for {
+		select {
+		case r := <-done:
+			return r.m, r.err
+		case <-tick.C:
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > limit {
+				return nil, fmt.Errorf("memory limit %s reached while loading the model", model.FormatBytes(int64(limit)))
+			}
+		}
+	}
+}
 
 // applyMemoryLimit makes the garbage collector work harder as the heap
 // approaches limit (0: none), so that a --max-memory limit is reached by

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -70,6 +72,43 @@ func TestVerifyExitCodes(t *testing.T) {
 			code, out, errOut := run(tc.args...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
+			}
+		})
+	}
+}
+
+// TestVerifyRefusesWhatItCannotCheck proves that inputs that once gave a
+// wrong verdict, a panic or unbounded memory are refused with exit 2 and a
+// clear message (issue 12): a clock constant outside the DBM's range, a
+// model path that is an endless stream, a file over --max-input, and a
+// load that exceeds --max-memory.
+func TestVerifyRefusesWhatItCannotCheck(t *testing.T) {
+	dir := t.TempDir()
+	clockModel := filepath.Join(dir, "big-constant.yaml")
+	src := "name: m\ndeclarations: clock x;\ntemplates:\n  - name: P\n    locations:\n      - {name: a, initial: true}\n      - {name: b}\n    edges:\n      - {from: a, to: b, guard: x < 1500000000}\nsystem: system P;\n"
+	if err := os.WriteFile(clockModel, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer debug.SetMemoryLimit(math.MaxInt64) // --max-memory sets the process's GC limit
+	zero := filepath.Join(dir, "zero.yaml")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"clock constant out of range", []string{"verify", clockModel, "-q", "A[] !P.b"}, "big-constant.yaml:9:35: clock constant 1500000000 in x < 1500000000 out of range"},
+		{"an endless stream", []string{"verify", zero}, "larger than the input limit of 8 MiB"},
+		{"a file over --max-input", []string{"verify", "../../../../testdata/fischer.yaml", "--max-input", "1KiB"}, "larger than the input limit of 1 KiB"},
+		// The abandoned load reads on until --max-input stops it: keep that small.
+		{"a load over --max-memory", []string{"verify", zero, "--max-input", "256MiB", "--max-memory", "64MiB"}, "memory limit 64 MiB reached while loading the model"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := run(tc.args...)
+			if code != 2 || !strings.Contains(errOut, tc.msg) {
+				t.Fatalf("exit %d, want 2 with %q\nstdout:\n%s\nstderr:\n%s", code, tc.msg, out, errOut)
 			}
 		})
 	}

@@ -1,0 +1,468 @@
+package queries
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// concretise gives the symbolic path t a concrete run whose last valuation
+// lies in target (a zone included in the last state's zone), computed
+// exactly in rationals.
+//
+// It works backwards from a point w of target. In state i it picks the
+// entry valuation e on w's delay line (e = w − d, d ≥ 0) inside the entry
+// zone of state i; then the valuation u of state i−1 at which move i is
+// taken: u satisfies the move's clock guards, lies in the zone of state
+// i−1 and agrees with e on the clocks the move does not reset. Such a u
+// always exists because the zones are exact (forward) images: e is in the
+// image of the zone of state i−1 under move i. Each point is found
+// coordinate by coordinate (see ratPoint), which cannot get stuck on a
+// closed DBM: path consistency makes a system of difference constraints
+// decomposable, so any value in a coordinate's interval given the others
+// extends to a solution (Dechter, Meiri, Pearl, "Temporal constraint
+// networks", AIJ 49, 1991, for the non-strict case; strict bounds over the
+// rationals follow the same argument). Each value chosen is the simplest
+// rational of its interval, so the common denominator stays small.
+func concretise(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM) error {
+	st := zone.NewStepper(sys)
+	n := len(t.Moves)
+	w, ok := ratPoint(target, nil)
+	if !ok {
+		return fmt.Errorf("%w (the target zone has no point)", ErrNotConcretisable)
+	}
+	final := w
+	clocks := make([][]*big.Rat, n)
+	delays := make([]*big.Rat, n)
+	var finalDelay *big.Rat
+	dl := make([]int32, sys.NProcs)
+	dv := make([]int32, sys.NVars)
+	var guards []dbm.Constraint
+	var resets []model.Reset
+	for i := n - 1; i >= 0; i-- {
+		var e []*big.Rat
+		switch {
+		case i == 0:
+			e = ratZeros(sys.Dim)
+		case t.Zones[i].Equal(entries[i]):
+			// time cannot pass in state i (a committed or urgent location,
+			// an urgent synchronisation, an invariant at its bound): w is
+			// the entry point itself.
+			e = w
+		default:
+			d, ok := delayInto(entries[i], w)
+			if !ok {
+				return fmt.Errorf("%w (no entry point of state %d on the delay line)", ErrNotConcretisable, i)
+			}
+			e = make([]*big.Rat, sys.Dim)
+			e[0] = new(big.Rat)
+			for x := 1; x < sys.Dim; x++ {
+				e[x] = new(big.Rat).Sub(w[x], d)
+			}
+		}
+		if !ratContains(entries[i], e) {
+			return fmt.Errorf("%w (entry point of state %d)", ErrNotConcretisable, i)
+		}
+		delay := new(big.Rat)
+		if sys.Dim > 1 {
+			delay.Sub(w[1], e[1])
+		}
+		clocks[i] = e
+		if i == n-1 {
+			finalDelay = delay
+		} else {
+			delays[i+1] = delay
+		}
+		if i == 0 {
+			break
+		}
+		var err error
+		guards, resets, err = st.Effect(t.Locs[i-1], t.Vars[i-1], t.Moves[i], dl, dv, guards[:0], resets[:0])
+		if err != nil {
+			return err
+		}
+		a := t.Zones[i-1].Clone()
+		for _, g := range guards {
+			if !a.Constrain(g.I, g.J, g.B) {
+				return fmt.Errorf("%w (guard of step %d)", ErrNotConcretisable, i)
+			}
+		}
+		fixed := make([]*big.Rat, sys.Dim)
+		for x := 1; x < sys.Dim; x++ {
+			fixed[x] = e[x]
+		}
+		for _, r := range resets {
+			fixed[r.Clock] = nil
+		}
+		u, ok := ratPoint(a, fixed)
+		if !ok {
+			return fmt.Errorf("%w (no valuation takes step %d)", ErrNotConcretisable, i)
+		}
+		w = u
+	}
+	delays[0] = new(big.Rat)
+	return t.setConcrete(clocks, delays, finalDelay, final)
+}
+
+// maxDen bounds the common denominator of a trace, so that the replay's
+// int64 arithmetic (constants up to 2^29 times the denominator, sums of
+// valuations) cannot overflow.
+const maxDen = 1 << 30
+
+// setConcrete stores the rational run in t over the least common
+// denominator.
+func (t *Trace) setConcrete(clocks [][]*big.Rat, delays []*big.Rat, finalDelay *big.Rat, final []*big.Rat) error {
+	den := big.NewInt(1)
+	lcm := func(r *big.Rat) {
+		g := new(big.Int).GCD(nil, nil, den, r.Denom())
+		den.Mul(den, new(big.Int).Quo(r.Denom(), g))
+	}
+	for i := range clocks {
+		for _, v := range clocks[i] {
+			lcm(v)
+		}
+		lcm(delays[i])
+	}
+	lcm(finalDelay)
+	for _, v := range final {
+		lcm(v)
+	}
+	if !den.IsInt64() || den.Int64() > maxDen {
+		return fmt.Errorf("%w (the common denominator %s is too large)", ErrNotConcretisable, den)
+	}
+	var overflow bool
+	scale := func(r *big.Rat) int64 {
+		v := new(big.Int).Mul(r.Num(), den)
+		v.Quo(v, r.Denom())
+		if !v.IsInt64() || v.Int64() > math.MaxInt64/4 || v.Int64() < 0 {
+			overflow = true
+			return 0
+		}
+		return v.Int64()
+	}
+	scaleAll := func(rs []*big.Rat) []int64 {
+		out := make([]int64, len(rs))
+		for i, r := range rs {
+			out[i] = scale(r)
+		}
+		return out
+	}
+	t.Den = den.Int64()
+	t.Clocks = make([][]int64, len(clocks))
+	t.Delays = make([]int64, len(delays))
+	for i := range clocks {
+		t.Clocks[i] = scaleAll(clocks[i])
+		t.Delays[i] = scale(delays[i])
+	}
+	t.FinalDelay = scale(finalDelay)
+	t.Final = scaleAll(final)
+	if overflow {
+		return fmt.Errorf("%w (a scaled clock value overflows 64 bits)", ErrNotConcretisable)
+	}
+	return nil
+}
+
+func ratZeros(n int) []*big.Rat {
+	z := make([]*big.Rat, n)
+	for i := range z {
+		z[i] = new(big.Rat)
+	}
+	return z
+}
+
+// bound is one side of an interval of rationals.
+type bound struct {
+	v      *big.Rat // nil: unbounded
+	strict bool
+}
+
+// tighterLo reports whether lo is a tighter lower bound than cur.
+func tighterLo(lo, cur bound) bool {
+	if cur.v == nil {
+		return true
+	}
+	c := lo.v.Cmp(cur.v)
+	return c > 0 || c == 0 && lo.strict && !cur.strict
+}
+
+func tighterHi(hi, cur bound) bool {
+	if cur.v == nil {
+		return true
+	}
+	c := hi.v.Cmp(cur.v)
+	return c < 0 || c == 0 && hi.strict && !cur.strict
+}
+
+func ratOf(b dbm.Bound) *big.Rat { return big.NewRat(int64(b.Const()), 1) }
+
+// ratPoint returns a rational point of the closed, non-empty DBM d whose
+// coordinates given in fixed (non-nil entries; fixed may be nil) are those
+// values, or false when there is none. The free coordinates are chosen in
+// clock order, each the simplest rational of its interval given the
+// coordinates already chosen.
+//
+// Traces read best with whole numbers, so it first looks for a point on
+// the grid of multiples of 1/q for q = L, 2L, ..., 8L, where L is the
+// common denominator of the fixed values (gridPoint), and only then takes
+// the simplest rational of each interval.
+func ratPoint(d dbm.DBM, fixed []*big.Rat) ([]*big.Rat, bool) {
+	l := big.NewInt(1)
+	for _, v := range fixed {
+		if v != nil {
+			g := new(big.Int).GCD(nil, nil, l, v.Denom())
+			l.Mul(l, new(big.Int).Quo(v.Denom(), g))
+		}
+	}
+	if l.IsInt64() && l.Int64() <= 1<<20 {
+		for m := int64(1); m <= 8; m++ {
+			if p, ok := gridPoint(d, fixed, l.Int64()*m); ok {
+				return p, true
+			}
+		}
+	}
+	return ratPointGreedy(d, fixed)
+}
+
+// gridPoint looks for a point of d whose coordinates are multiples of 1/q
+// and whose fixed coordinates (multiples of 1/q) are as given: in units of
+// 1/q the constraints become integer difference constraints (x - y < c
+// becomes x - y ≤ q·c - 1), which are closed by Floyd–Warshall and then
+// solved coordinate by coordinate, each coordinate at the smallest value
+// its interval allows (closed integer difference constraints are
+// decomposable too).
+func gridPoint(d dbm.DBM, fixed []*big.Rat, q int64) ([]*big.Rat, bool) {
+	n := d.Dim
+	const inf = math.MaxInt64 / 4
+	t := make([]int64, n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			b := d.At(i, j)
+			switch {
+			case i == j:
+				t[i*n+j] = 0
+			case b == dbm.LTInf:
+				t[i*n+j] = inf
+			case b.Strict():
+				t[i*n+j] = int64(b.Const())*q - 1
+			default:
+				t[i*n+j] = int64(b.Const()) * q
+			}
+		}
+	}
+	val := make([]int64, n)
+	set := make([]bool, n)
+	set[0] = true
+	for x := 1; x < n; x++ {
+		if fixed == nil || fixed[x] == nil {
+			continue
+		}
+		v := new(big.Rat).Mul(fixed[x], big.NewRat(q, 1))
+		if !v.IsInt() || !v.Num().IsInt64() {
+			return nil, false
+		}
+		val[x], set[x] = v.Num().Int64(), true
+		t[x*n] = min(t[x*n], val[x])
+		t[x] = min(t[x], -val[x])
+	}
+	for k := 0; k < n; k++ {
+		for i := 0; i < n; i++ {
+			if t[i*n+k] >= inf {
+				continue
+			}
+			for j := 0; j < n; j++ {
+				if t[k*n+j] < inf && t[i*n+k]+t[k*n+j] < t[i*n+j] {
+					t[i*n+j] = t[i*n+k] + t[k*n+j]
+				}
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		if t[i*n+i] < 0 {
+			return nil, false
+		}
+	}
+	for x := 1; x < n; x++ {
+		if set[x] {
+			continue
+		}
+		lo, hi := int64(-inf), int64(inf)
+		for j := 0; j < n; j++ {
+			if !set[j] {
+				continue
+			}
+			if t[j*n+x] < inf {
+				lo = max(lo, val[j]-t[j*n+x])
+			}
+			if t[x*n+j] < inf {
+				hi = min(hi, val[j]+t[x*n+j])
+			}
+		}
+		if lo > hi {
+			return nil, false
+		}
+		val[x], set[x] = lo, true
+	}
+	p := make([]*big.Rat, n)
+	for x := range p {
+		p[x] = big.NewRat(val[x], q)
+	}
+	return p, ratContains(d, p)
+}
+
+// ratPointGreedy is ratPoint without the grid: each free coordinate is the
+// simplest rational of its interval given the coordinates chosen before.
+func ratPointGreedy(d dbm.DBM, fixed []*big.Rat) ([]*big.Rat, bool) {
+	n := d.Dim
+	p := make([]*big.Rat, n)
+	p[0] = new(big.Rat)
+	for x := 1; x < n; x++ {
+		if fixed != nil && fixed[x] != nil {
+			p[x] = new(big.Rat).Set(fixed[x])
+		}
+	}
+	for x := 1; x < n; x++ {
+		if p[x] != nil {
+			continue
+		}
+		var lo, hi bound
+		for j := 0; j < n; j++ {
+			if j == x || p[j] == nil {
+				continue
+			}
+			// x_j - x ≺ c  ⇒  x ≻ v_j − c
+			if b := d.At(j, x); b != dbm.LTInf {
+				l := bound{new(big.Rat).Sub(p[j], ratOf(b)), b.Strict()}
+				if tighterLo(l, lo) {
+					lo = l
+				}
+			}
+			// x − x_j ≺ c  ⇒  x ≺ v_j + c
+			if b := d.At(x, j); b != dbm.LTInf {
+				h := bound{new(big.Rat).Add(p[j], ratOf(b)), b.Strict()}
+				if tighterHi(h, hi) {
+					hi = h
+				}
+			}
+		}
+		v, ok := simplest(lo, hi)
+		if !ok {
+			return nil, false
+		}
+		p[x] = v
+	}
+	return p, ratContains(d, p)
+}
+
+// delayInto returns the simplest delay d ≥ 0 such that w − d lies in the
+// zone e (an entry zone), or false when there is none.
+func delayInto(e dbm.DBM, w []*big.Rat) (*big.Rat, bool) {
+	lo, hi := bound{v: new(big.Rat)}, bound{}
+	for x := 1; x < e.Dim; x++ {
+		// w_x − d ≺ c (upper bound of x)  ⇒  d ≻ w_x − c
+		if b := e.At(x, 0); b != dbm.LTInf {
+			l := bound{new(big.Rat).Sub(w[x], ratOf(b)), b.Strict()}
+			if tighterLo(l, lo) {
+				lo = l
+			}
+		}
+		// −(w_x − d) ≺ c (lower bound of x)  ⇒  d ≺ c + w_x
+		if b := e.At(0, x); b != dbm.LTInf {
+			h := bound{new(big.Rat).Add(w[x], ratOf(b)), b.Strict()}
+			if tighterHi(h, hi) {
+				hi = h
+			}
+		}
+	}
+	return simplest(lo, hi)
+}
+
+// ratContains reports whether the rational point p satisfies every
+// constraint of d.
+func ratContains(d dbm.DBM, p []*big.Rat) bool {
+	diff := new(big.Rat)
+	for i := 0; i < d.Dim; i++ {
+		for j := 0; j < d.Dim; j++ {
+			b := d.At(i, j)
+			if i == j || b == dbm.LTInf {
+				continue
+			}
+			diff.Sub(p[i], p[j])
+			c := diff.Cmp(ratOf(b))
+			if c > 0 || c == 0 && b.Strict() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// simplest returns the rational of the interval (lo, hi) (closed on a
+// non-strict side; an unbounded side is open) with the smallest
+// denominator, and among those the one closest to lo (to 0 when lo is
+// unbounded), or false when the interval is empty.
+func simplest(lo, hi bound) (*big.Rat, bool) {
+	in := func(v *big.Rat) bool {
+		if lo.v != nil {
+			c := v.Cmp(lo.v)
+			if c < 0 || c == 0 && lo.strict {
+				return false
+			}
+		}
+		if hi.v != nil {
+			c := v.Cmp(hi.v)
+			if c > 0 || c == 0 && hi.strict {
+				return false
+			}
+		}
+		return true
+	}
+	if lo.v != nil && hi.v != nil {
+		c := lo.v.Cmp(hi.v)
+		if c > 0 || c == 0 && (lo.strict || hi.strict) {
+			return nil, false
+		}
+		if c == 0 {
+			return new(big.Rat).Set(lo.v), true
+		}
+	}
+	if lo.v == nil {
+		// the largest integer not above hi, or 0 when that is allowed
+		v := new(big.Rat)
+		if hi.v != nil && !in(v) {
+			v = ratFloor(hi.v)
+			if !in(v) {
+				v.Sub(v, big.NewRat(1, 1))
+			}
+		}
+		return v, true
+	}
+	// the smallest denominator q with a multiple of 1/q in the interval:
+	// the first multiple above lo is ⌊lo·q⌋/q or the next one. An interval
+	// of width w holds one for q ≥ 1/w; past a million denominators the
+	// midpoint does.
+	for q := int64(1); q <= 1<<20; q++ {
+		k := big.NewRat(q, 1)
+		cand := new(big.Rat).Quo(ratFloor(new(big.Rat).Mul(lo.v, k)), k)
+		if !in(cand) {
+			cand.Add(cand, big.NewRat(1, q))
+		}
+		if in(cand) {
+			return cand, true
+		}
+	}
+	mid := new(big.Rat).Add(lo.v, hi.v)
+	return mid.Quo(mid, big.NewRat(2, 1)), true
+}
+
+// ratFloor returns ⌊r⌋ as a rational.
+func ratFloor(r *big.Rat) *big.Rat {
+	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	if m.Sign() < 0 {
+		q.Sub(q, big.NewInt(1))
+	}
+	return new(big.Rat).SetInt(q)
+}

@@ -1,0 +1,104 @@
+package queries
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/zone"
+)
+
+func rat(s string) *big.Rat {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		panic(s)
+	}
+	return r
+}
+
+// TestSimplestRational pins the choice of concrete values: the rational
+// with the smallest denominator in the interval, closest to its lower end,
+// respecting strict and non-strict ends.
+func TestSimplestRational(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi   string // "" = unbounded
+		sLo, sHi bool
+		want     string // "" = empty
+	}{
+		{"0", "", false, false, "0"},
+		{"0", "", true, false, "1"},
+		{"3", "3", false, false, "3"},
+		{"3", "3", true, false, ""},
+		{"3", "4", true, true, "7/2"},
+		{"100000000", "100000001", true, true, "200000001/2"},
+		{"1/3", "1/2", true, true, "2/5"},
+		{"1/3", "1/2", false, true, "1/3"},
+		{"5", "4", false, false, ""},
+		{"", "-2", false, true, "-3"},
+		{"", "7/2", false, false, "0"},
+	} {
+		var lo, hi bound
+		if c.lo != "" {
+			lo = bound{rat(c.lo), c.sLo}
+		}
+		if c.hi != "" {
+			hi = bound{rat(c.hi), c.sHi}
+		}
+		got, ok := simplest(lo, hi)
+		switch {
+		case c.want == "" && ok:
+			t.Errorf("(%s,%s): got %s, want none", c.lo, c.hi, got)
+		case c.want != "" && (!ok || got.Cmp(rat(c.want)) != 0):
+			t.Errorf("(%s,%s) strict %v %v: got %v (%v), want %s", c.lo, c.hi, c.sLo, c.sHi, got, ok, c.want)
+		}
+	}
+}
+
+// TestRatPointHonoursFixedCoordinates checks that ratPoint completes a
+// partial valuation inside a zone with strict diagonal bounds, and refuses
+// fixed values outside it.
+func TestRatPointHonoursFixedCoordinates(t *testing.T) {
+	// 0 < y < x < 1
+	d := dbm.New(3)
+	d.Init()
+	for _, c := range []dbm.Constraint{{I: 1, J: 0, B: dbm.LT(1)}, {I: 0, J: 2, B: dbm.LT(0)}, {I: 2, J: 1, B: dbm.LT(0)}} {
+		if !d.ConstrainC(c) {
+			t.Fatal("empty")
+		}
+	}
+	p, ok := ratPoint(d, nil)
+	if !ok || !ratContains(d, p) {
+		t.Fatalf("no point: %v", p)
+	}
+	p, ok = ratPoint(d, []*big.Rat{nil, nil, rat("3/4")})
+	if !ok || p[2].Cmp(rat("3/4")) != 0 || p[1].Cmp(rat("3/4")) <= 0 || p[1].Cmp(rat("1")) >= 0 {
+		t.Fatalf("with y = 3/4: got %v (%v)", p, ok)
+	}
+	if _, ok := ratPoint(d, []*big.Rat{nil, rat("1/2"), rat("1/2")}); ok {
+		t.Fatal("accepted y = x")
+	}
+}
+
+// TestConcretiseLongTraces checks exact concretisation on a long witness
+// with many clocks, strict bounds and a large constant (issue 18: the
+// earlier search for small denominators gave up on such traces and turned
+// correct verdicts into errors): the witness and the sup's witness exist
+// and replay (Check replays every trace it returns).
+func TestConcretiseLongTraces(t *testing.T) {
+	f, net := loadModel(t, "testdata/traces/fractions.yaml", nil)
+	qs, err := FromFile(net, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Check(zone.NewSystem(net), qs, Options{}) {
+		if r.Verdict != Satisfied || r.Trace == nil {
+			t.Fatalf("%s: got %v (%v)", r.Query.Name, r.Verdict, r.TraceErr)
+		}
+		if len(r.Trace.Moves) != 41 {
+			t.Fatalf("%s: %d moves", r.Query.Name, len(r.Trace.Moves)-1)
+		}
+		if r.Trace.Den > 1<<20 {
+			t.Errorf("%s: denominator %d: the simplest rationals should keep it small", r.Query.Name, r.Trace.Den)
+		}
+	}
+}

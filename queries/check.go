@@ -150,6 +150,10 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 	for i, q := range qs {
 		r := &Result{Query: q}
 		results[i] = r
+		if q.Err != nil {
+			r.Verdict, r.TraceErr = Error, q.Err
+			continue
+		}
 		m := &member{q: q, res: r}
 		switch q.Kind {
 		case syntax.QueryEF, syntax.QueryAG:
@@ -396,6 +400,8 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		st.SetInterrupt(stop)
 	}
 	var checkErr error
+	var checkModelErr *zone.ModelError
+	var checkErrMoves []zone.Move
 	// deadlock is decided exactly: the hull's extra valuations would add
 	// deadlocks of their own.
 	hull := opts.Hull && !deadlock
@@ -418,6 +424,16 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 			ok, err := checker.Sat(m.goal, v.Locs, v.Vars, v.Zone)
 			if err != nil {
 				checkErr = err
+				// A model error met while deciding the formula (the
+				// deadlock predicate runs the updates of the state's
+				// moves) is the model's error at this state, with a trace
+				// to it like one met by the search.
+				var me *zone.ModelError
+				if errors.As(err, &me) && !zone.Interrupted(err) {
+					if moves, perr := pathMoves(sys, v.Parent, v.Move); perr == nil {
+						checkModelErr, checkErrMoves = me, moves
+					}
+				}
 				return true
 			}
 			if ok {
@@ -443,6 +459,11 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		case zone.Interrupted(checkErr):
 			// a limit stopped the evaluation of the formula itself
 			r.Verdict, r.Reason = Unknown, zone.LimitTime
+		case checkModelErr != nil:
+			r.Verdict, r.Err = Error, checkModelErr
+			if !opts.NoTrace {
+				r.Trace, r.TraceErr = buildTraceTarget(sys, checkErrMoves, nil, errorMoveGuard(sys, checkErrMoves, checkModelErr.Move))
+			}
 		case checkErr != nil:
 			r.Verdict, r.TraceErr = Error, checkErr
 		case m.found != nil:

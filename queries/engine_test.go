@@ -157,6 +157,7 @@ func TestOutOfRangeIsAnError(t *testing.T) {
 		{"clock-reset-data.yaml", "clock-reset-data.yaml:13:62: clock x reset to 600000000, out of range", 1},
 		{"overflow-mul.yaml", "overflow-mul.yaml:14:40: integer overflow: 4294967296 does not fit in 32 bits", 0},
 		{"overflow-add.yaml", "overflow-add.yaml:11:35: integer overflow: 2147483648 does not fit in 32 bits", 1},
+		{"deadlock-error.yaml", "deadlock-error.yaml:15:35: assignment of 2 to v out of range", 0},
 	}
 	for _, c := range cases {
 		for _, opts := range []Options{{}, {FullZones: true}, {Order: zone.DFS}, {Hull: true}} {

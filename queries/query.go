@@ -40,6 +40,10 @@ type Query struct {
 	// Constants are the model constants the query mentions, with their
 	// values at this parameter point (U in `t <= U`), for the output.
 	Constants []NamedValue
+	// Err, when set, says why the query could not be compiled (a positioned
+	// *model.Error): Check answers it with verdict Error without exploring,
+	// so that one query tcheck cannot check does not stop the others.
+	Err error
 }
 
 // NamedValue is a constant and its value.
@@ -282,22 +286,43 @@ func FromFile(net *model.Network, f *model.File, names []string) ([]*Query, erro
 	}
 	var out []*Query
 	for _, fq := range fqs {
-		q, err := Compile(net, fq.Formula)
-		if err != nil {
-			return nil, err
-		}
-		q.Name, q.Comment, q.Pos = fq.Name, fq.Comment, fq.Pos
-		q.Expect, err = ParseExpectation(fq.Expect, q.Kind, fq.ExpectPos)
-		if err != nil {
-			return nil, err
-		}
-		if err := compileExpect(net, &q.Expect); err != nil {
-			return nil, err
-		}
-		q.Expect.MaxStates = fq.MaxStates
-		out = append(out, q)
+		out = append(out, fromFileQuery(net, fq))
 	}
 	return out, nil
+}
+
+// fromFileQuery compiles one query of a model file with its expectation.
+// A query that does not compile is returned with Err set.
+func fromFileQuery(net *model.Network, fq *model.FileQuery) *Query {
+	q, err := Compile(net, fq.Formula)
+	if err != nil {
+		q = &Query{Src: strings.TrimSpace(fq.Formula.S), Err: err}
+	}
+	q.Name, q.Comment, q.Pos = fq.Name, fq.Comment, fq.Pos
+	if q.Err != nil {
+		return q
+	}
+	if q.Expect, err = ParseExpectation(fq.Expect, q.Kind, fq.ExpectPos); err != nil {
+		q.Err = err
+		return q
+	}
+	if err := compileExpect(net, &q.Expect); err != nil {
+		q.Err = err
+		return q
+	}
+	q.Expect.MaxStates = fq.MaxStates
+	return q
+}
+
+// FirstErr returns the first compile error among qs, nil if none: for
+// callers that cannot check a query that does not compile.
+func FirstErr(qs []*Query) error {
+	for _, q := range qs {
+		if q.Err != nil {
+			return q.Err
+		}
+	}
+	return nil
 }
 
 // Compile parses and compiles one query formula.

@@ -41,6 +41,13 @@ func (st *Stepper) Deadlocked(locs, vars []int32, z dbm.DBM, out dbm.Federation)
 		var err error
 		guards, resets, err = st.Effect(locs, vars, m, tlocs, tvars, guards[:0], resets[:0])
 		if err != nil {
+			// The update failed. That is an error of the model only if the
+			// move can be taken from z, as Post would take it: its clock
+			// guard may exclude every valuation of z (a guard x >= 4 under
+			// an invariant x <= 3), and then the update never runs.
+			if !Interrupted(err) && len(guards) > 0 && !st.guardsMeet(z, guards) {
+				return true
+			}
 			merr = err
 			return false
 		}
@@ -86,4 +93,18 @@ func (st *Stepper) Deadlocked(locs, vars []int32, z dbm.DBM, out dbm.Federation)
 		err = merr
 	}
 	return out, err
+}
+
+// guardsMeet reports whether some valuation of z satisfies every guard.
+func (st *Stepper) guardsMeet(z dbm.DBM, guards []dbm.Constraint) bool {
+	if st.tmpZ.M == nil {
+		st.tmpZ = dbm.New(st.sys.Dim)
+	}
+	st.tmpZ.CopyFrom(z)
+	for _, g := range guards {
+		if !st.tmpZ.Constrain(g.I, g.J, g.B) {
+			return false
+		}
+	}
+	return true
 }

@@ -226,6 +226,9 @@ func (s *Spec) compileQuery(net *model.Network, i int, e RuleExpect) (*queries.Q
 	var q *queries.Query
 	if qs.FromModel {
 		list, err := queries.FromFile(net, s.ModelFile, []string{qs.Name})
+		if err == nil {
+			err = queries.FirstErr(list)
+		}
 		if err != nil {
 			return nil, nil, err
 		}

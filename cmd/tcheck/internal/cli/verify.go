@@ -172,13 +172,86 @@ func selectQueries(m *loadedModel, qs []string) ([]*queries.Query, error) {
 			out = append(out, q...)
 			continue
 		}
-		q, err := queries.Compile(m.net, model.NewText(s, model.Pos{File: fmt.Sprintf("-q[%d]", i+1), Line: 1, Col: 1}))
+		if isWord(s) {
+			// a bare word is a query name, not a formula
+			return nil, noSuchQuery(m.file, s)
+		}
+		text := model.NewText(s, model.Pos{File: fmt.Sprintf("-q[%d]", i+1), Line: 1, Col: 1})
+		q, err := queries.Compile(m.net, text)
 		if err != nil {
-			return nil, err
+			// reported as this query's error; the others are checked
+			q = &queries.Query{Src: s, Pos: text.Pos, Err: err}
 		}
 		out = append(out, q)
 	}
 	return out, nil
+}
+
+// isWord reports whether s is a bare identifier (a query name, never a
+// formula: a formula starts with a quantifier such as E<> or sup).
+func isWord(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r == '-' && i > 0 || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// noSuchQuery says that the model has no query named name, listing those
+// it has and the closest one.
+func noSuchQuery(f *model.File, name string) error {
+	var names []string
+	for _, q := range f.Queries {
+		names = append(names, q.Name)
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("no query named %s: %s has no queries (give a formula such as 'E<> P.done')", name, f.Path)
+	}
+	msg := fmt.Sprintf("no query named %s; %s has: %s", name, f.Path, strings.Join(names, ", "))
+	if best := closest(name, names); best != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", best)
+	}
+	return errors.New(msg)
+}
+
+// closest returns the candidate nearest to s in edit distance, if it is
+// near enough to be a likely typo (at most a third of its length).
+func closest(s string, candidates []string) string {
+	best, bestD := "", len(s)/3+1
+	for _, c := range candidates {
+		if d := editDistance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }
 
 func init() { register(newVerifyCmd) }

@@ -114,6 +114,26 @@ func TestVerifyRefusesWhatItCannotCheck(t *testing.T) {
 	}
 }
 
+// TestVerifyReportsEveryQuery proves that a query tcheck cannot check is
+// reported as an error with its position while the others are still
+// checked and printed (issue 18, item 2), and that a bare word naming no
+// query gets the model's query names and the closest one (issue 16, item 5).
+func TestVerifyReportsEveryQuery(t *testing.T) {
+	code, out, errOut := run("verify", "../../../../testdata/fischer.yaml", "-q", "mutex", "-q", "E<> P(9).cs", "-q", "cs-reachable", "--no-progress")
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"mutex: A[]", "satisfied  (as expected)", "E<> P(9).cs\n  error\n  error: -q[2]:1:", "cs-reachable: E<> P(1).cs\n  satisfied"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = run("verify", "../../../../testdata/fischer.yaml", "-q", "mutx")
+	if want := "no query named mutx; ../../../../testdata/fischer.yaml has: mutex, cs-reachable, no-deadlock (did you mean mutex?)"; code != 2 || !strings.Contains(errOut, want) {
+		t.Fatalf("exit %d, stderr %q, want 2 and %q (stdout %q)", code, errOut, want, out)
+	}
+}
+
 // TestVerifyOutput pins the text output, with traces, of a violated
 // property (golden file, volatile fields masked).
 func TestVerifyOutput(t *testing.T) {

@@ -1,0 +1,589 @@
+package refcheck_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/syntax"
+	"github.com/tcheck/tcheck/queries"
+	"github.com/tcheck/tcheck/refcheck"
+)
+
+// compile compiles a model given as YAML text.
+func compile(t *testing.T, src string) *model.Network {
+	t.Helper()
+	f, err := model.Parse("test.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := f.Compile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net
+}
+
+// ask answers one query with the reference: "satisfied"/"violated" for
+// E<> and A[], the value for sup over a clock, "model-error",
+// "unsupported" or "limit" for those errors.
+func ask(t *testing.T, net *model.Network, formula string, opts refcheck.Options) string {
+	t.Helper()
+	q, err := queries.Compile(net, model.Text{S: formula})
+	if err != nil {
+		t.Fatalf("%s: %v", formula, err)
+	}
+	verdict, values, ok, err := answer(t, net, q, opts)
+	if !ok {
+		t.Fatalf("%s: not a query the reference decides", formula)
+	}
+	var me *refcheck.ModelError
+	var un *refcheck.Unsupported
+	switch {
+	case errors.As(err, &me):
+		return "model-error"
+	case errors.As(err, &un):
+		return "unsupported"
+	case errors.Is(err, refcheck.ErrLimit):
+		return "limit"
+	case err != nil:
+		t.Fatalf("%s: %v", formula, err)
+	}
+	if q.Kind == syntax.QuerySup {
+		var s []string
+		for _, v := range values {
+			s = append(s, v.String())
+		}
+		return strings.Join(s, ",")
+	}
+	return verdict
+}
+
+type check struct {
+	query string
+	want  string
+}
+
+// model templates for the cases below: one process P with clocks x, y.
+const oneProc = `
+declarations: |
+  clock x, y;
+  int[0, 3] v = 0;
+  int[0, 5] w = 2;
+templates:
+  - name: P
+    locations: [LOCS]
+    edges: [EDGES]
+system: system P;
+`
+
+func onePModel(locs, edges string) string {
+	return strings.NewReplacer("LOCS", locs, "EDGES", edges).Replace(oneProc)
+}
+
+var cases = []struct {
+	name   string
+	model  string
+	checks []check
+	opts   refcheck.Options
+}{
+	{
+		name:  "non-strict invariant: the bound is reached and attained",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 3}`, ``),
+		checks: []check{
+			{"E<> P.a && x == 3", "satisfied"},
+			{"E<> x > 3", "violated"},
+			{"sup: x", "3"},
+			{"sup{x > 1}: y", "3"},
+			{"A[] x == y", "satisfied"},
+		},
+	},
+	{
+		name:  "strict invariant: the bound is a supremum not attained",
+		model: onePModel(`{name: a, initial: true, invariant: x < 3}`, ``),
+		checks: []check{
+			{"E<> x == 3", "violated"},
+			{"E<> x > 2", "satisfied"},
+			{"sup: x", "<3"},
+			{"A[] x < 3", "satisfied"},
+		},
+	},
+	{
+		name: "strict and non-strict guards",
+		model: onePModel(`{name: a, initial: true}, {name: b}, {name: c}`,
+			`{from: a, to: b, guard: x > 2, update: y = 0}, {from: a, to: c, guard: x >= 2 && x <= 2, update: y = 0}`),
+		checks: []check{
+			{"E<> P.b && x == 2", "violated"},
+			{"E<> P.b && x < 3 && y == 0", "satisfied"},
+			{"E<> P.c && x == 2 && y == 0", "satisfied"},
+			{"E<> P.c && x > 2 && y == 0", "violated"},
+			// regions lose x - y once x is beyond its ceiling: the
+			// reference says so instead of guessing
+			{"A[] P.c imply x - y == 2", "unsupported"},
+			// x can be anything above 2 when P leaves a (no invariant there)
+			{"sup{P.b && y == 0}: x", "inf"},
+			{"sup{P.c && y == 0}: x", "2"},
+		},
+	},
+	{
+		name: "reset to a non-zero constant",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 1}, {name: b, invariant: x <= 4}`,
+			`{from: a, to: b, guard: x == 1, update: x = 3}`),
+		checks: []check{
+			{"E<> P.b && x == 3 && y == 1", "satisfied"},
+			{"E<> P.b && x < 3", "violated"},
+			{"sup{P.b}: y", "2"},
+			{"A[] P.b imply x - y == 2", "satisfied"},
+		},
+	},
+	{
+		name: "a move whose target invariant fails does not exist",
+		model: onePModel(`{name: a, initial: true}, {name: b, invariant: x <= 1}, {name: c, invariant: "v == 1"}`,
+			`{from: a, to: b, guard: x >= 2}, {from: a, to: c, update: v = 2}`),
+		checks: []check{
+			{"E<> P.b", "violated"},
+			{"E<> P.c", "violated"},
+		},
+	},
+	{
+		name: "data-dependent clock constant above the static ceiling",
+		model: onePModel(`{name: a, initial: true}, {name: b}`,
+			`{from: a, to: b, guard: "x >= w + 1 && y > 0"}`),
+		checks: []check{
+			{"E<> P.b && x < 3", "violated"},
+			{"E<> P.b && x == 3", "satisfied"},
+			{"sup{P.a}: x", "inf"},
+		},
+	},
+	{
+		name: "diagonal guard",
+		model: onePModel(`{name: a, initial: true, invariant: y <= 2}, {name: b}`,
+			`{from: a, to: a, guard: y >= 1, update: y = 0}, {from: a, to: b, guard: x - y >= 3}`),
+		checks: []check{
+			{"E<> P.b", "satisfied"},
+			{"E<> P.b && x < 3", "violated"},
+			{"E<> P.b && x < 4", "satisfied"},
+		},
+	},
+	{
+		name: "out-of-range assignment on a reachable move is a model error",
+		model: onePModel(`{name: a, initial: true}, {name: b}`,
+			`{from: a, to: b, guard: x > 1, update: v = v + 4}`),
+		checks: []check{
+			{"E<> P.a", "model-error"},
+			{"A[] v == 0", "model-error"},
+			{"sup: x", "model-error"},
+		},
+	},
+	{
+		name: "an out-of-range assignment behind a false guard is no error",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 2}, {name: b}`,
+			`{from: a, to: b, guard: x > 2, update: v = v + 4}`),
+		checks: []check{
+			{"E<> P.b", "violated"},
+			{"A[] v == 0", "satisfied"},
+		},
+	},
+	{
+		name: "deadlock: a location without edges, after any delay",
+		model: onePModel(`{name: a, initial: true}, {name: b}`,
+			`{from: a, to: b, guard: x >= 2}`),
+		checks: []check{
+			{"E<> deadlock", "satisfied"},
+			{"E<> deadlock && P.a", "violated"},
+			{"E<> deadlock && x < 2", "violated"},
+			{"A[] deadlock imply P.b", "satisfied"},
+		},
+	},
+	{
+		name: "deadlock: a time-lock (the invariant expires before the guard opens)",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 3}, {name: b}`,
+			`{from: a, to: b, guard: x >= 4}`),
+		checks: []check{
+			{"E<> deadlock && P.a && x == 0", "satisfied"},
+			{"E<> P.b", "violated"},
+		},
+	},
+	{
+		name: "no deadlock on a live loop, with or without an invariant",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 1}, {name: b}`,
+			`{from: a, to: a, guard: x >= 1, update: x = 0}, {from: a, to: b, guard: v == 1}`),
+		checks: []check{
+			{"A[] !deadlock", "satisfied"},
+			// time diverges through the loop (x goes from 0 to 1 each
+			// turn), and y is never reset
+			{"sup: y", "inf"},
+			{"sup{P.a}: x", "1"},
+		},
+	},
+	{
+		name: "sup beyond a small SupCeiling",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 1}`,
+			`{from: a, to: a, guard: x >= 1, update: x = 0}`),
+		opts: refcheck.Options{SupCeiling: 10},
+		checks: []check{
+			{"sup: y", "inf"},
+			{"sup{y <= 5}: y", "5"},
+			{"sup{y < 5}: y", "<5"},
+			{"sup{v == 1}: y", "none"},
+		},
+	},
+	{
+		name:  "sup above the ceiling but bounded: only a lower bound",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 70}`, ``),
+		opts:  refcheck.Options{SupCeiling: 10},
+		checks: []check{
+			{"sup: y", ">10"},
+			{"sup: x", "70"},
+		},
+	},
+	{
+		name:  "sup above the default ceiling but bounded",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 70}`, ``),
+		checks: []check{
+			{"sup: y", ">64"},
+		},
+	},
+	{
+		name:  "sup with the ceiling raised above the bound",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 70}`, ``),
+		opts:  refcheck.Options{SupCeiling: 80},
+		checks: []check{
+			{"sup: y", "70"},
+		},
+	},
+	{
+		name: "a loop that takes no time proves no inf",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 70}`,
+			`{from: a, to: a, update: v = 1}`),
+		opts: refcheck.Options{SupCeiling: 10},
+		checks: []check{
+			{"sup: y", ">10"},
+			{"A[] !deadlock", "satisfied"},
+		},
+	},
+	{
+		name: "a loop that resets a clock only when it reached 1 proves inf",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 3}`,
+			`{from: a, to: a, guard: x >= 1, update: x = 0}`),
+		opts: refcheck.Options{SupCeiling: 10},
+		checks: []check{
+			{"sup: y", "inf"},
+			{"sup: x", "3"},
+		},
+	},
+	{
+		name: "unbounded in a region reached from a divergent loop",
+		model: onePModel(`{name: a, initial: true, invariant: x <= 1}, {name: b, invariant: x <= 0}`,
+			`{from: a, to: a, guard: x >= 1, update: x = 0}, {from: a, to: b, update: x = 0}`),
+		opts: refcheck.Options{SupCeiling: 10},
+		checks: []check{
+			{"sup{P.b}: y", "inf"},
+			{"sup{P.b}: x", "0"},
+			{"E<> P.b && y == 37", "satisfied"},
+		},
+	},
+	{
+		name: "a loop that may reset at any time lets time diverge too",
+		model: onePModel(`{name: a, initial: true, invariant: x < 1}`,
+			`{from: a, to: a, update: x = 0}`),
+		opts: refcheck.Options{SupCeiling: 10},
+		checks: []check{
+			{"sup: y", "inf"},
+			{"sup: x", "<1"},
+		},
+	},
+	{
+		name:  "an initial state that violates its invariant: nothing is reachable",
+		model: onePModel(`{name: a, initial: true, invariant: "v == 1"}, {name: b}`, `{from: a, to: b}`),
+		checks: []check{
+			{"E<> P.b", "violated"},
+			{"E<> P.a", "violated"},
+			{"A[] v == 1", "satisfied"},
+			{"sup: x", "none"},
+		},
+	},
+	{
+		name: "urgent location: no delay, moves allowed",
+		model: onePModel(`{name: a, initial: true, urgent: true}, {name: b}, {name: c}`,
+			`{from: a, to: b, guard: x > 0}, {from: a, to: c}`),
+		checks: []check{
+			{"E<> P.b", "violated"},
+			{"E<> P.c && x > 7", "satisfied"},
+			{"E<> P.a && y > 0", "violated"},
+		},
+	},
+	{
+		name: "state limit",
+		model: onePModel(`{name: a, initial: true}`,
+			`{from: a, to: a, guard: "x >= 3", update: x = 0}`),
+		opts: refcheck.Options{MaxStates: 3},
+		checks: []check{
+			{"E<> P.a && x > 2", "limit"},
+		},
+	},
+	{
+		name: "committed location: only moves leaving it, no delay",
+		model: `
+declarations: |
+  chan c;
+  clock x;
+  int[0, 99] v = 0;
+templates:
+  - name: C
+    locations:
+      - {name: a, initial: true, committed: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, guard: v == 1, update: v = v * 10 + 1}
+  - name: S
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, sync: "c!", update: v = v * 10 + 2}
+  - name: R
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, sync: "c?", update: v = v * 10 + 3}
+system: system C, S, R;
+`,
+		checks: []check{
+			// C waits for v == 1, which no move can make while C is
+			// committed: the S-R synchronisation involves no committed
+			// process, so the system is stuck at once.
+			{"E<> S.b", "violated"},
+			{"E<> deadlock && C.a && x == 0", "satisfied"},
+			{"E<> x > 0", "violated"},
+		},
+	},
+	{
+		name: "committed process joining a synchronisation lifts the rule",
+		model: `
+declarations: |
+  chan c;
+  clock x;
+  int[0, 999] v = 0;
+templates:
+  - name: S
+    locations:
+      - {name: a, initial: true, committed: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, sync: "c!", update: v = v * 10 + 2}
+  - name: R
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, sync: "c?", update: v = v * 10 + 3}
+  - name: Q
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, update: v = v * 10 + 4}
+system: system S, R, Q;
+`,
+		checks: []check{
+			{"E<> v == 234", "satisfied"},
+			{"E<> v == 4 || v == 42 || v == 423", "violated"},
+			{"A[] S.a imply x == 0", "satisfied"},
+		},
+	},
+	{
+		name: "urgent binary channel: no delay once both sides are enabled",
+		model: `
+declarations: |
+  urgent chan u;
+  clock x, y;
+  bool ready = false;
+templates:
+  - name: S
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+      - {name: c}
+    edges:
+      - {from: a, to: b, guard: x >= 1, update: "ready = true, y = 0"}
+      - {from: b, to: c, sync: "u!"}
+  - name: R
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, guard: ready, sync: "u?"}
+system: system S, R;
+`,
+		checks: []check{
+			{"E<> S.b && y > 0", "violated"},
+			{"E<> S.c && x == 1 && y == 0", "satisfied"},
+			{"E<> S.c && y > 1", "satisfied"},
+			{"sup{S.b}: y", "0"},
+			{"sup{S.b}: x", "inf"},
+		},
+	},
+	{
+		name: "urgent channel with no receiver: delay allowed",
+		model: `
+declarations: |
+  urgent chan u;
+  clock x;
+templates:
+  - name: S
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, sync: "u!"}
+  - name: R
+    locations:
+      - {name: a, initial: true}
+    edges:
+      - {from: a, to: a, guard: "false", sync: "u?"}
+system: system S, R;
+`,
+		checks: []check{
+			{"E<> S.a && x > 2", "satisfied"},
+			{"E<> S.b", "violated"},
+			{"E<> deadlock", "satisfied"},
+		},
+	},
+	{
+		name: "urgent broadcast: no delay even without receivers",
+		model: `
+declarations: |
+  urgent broadcast chan u;
+  clock x;
+templates:
+  - name: S
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, sync: "u!"}
+system: system S;
+`,
+		checks: []check{
+			{"E<> S.a && x > 0", "violated"},
+			{"E<> S.b && x > 0", "satisfied"},
+		},
+	},
+	{
+		name: "broadcast: a receiver whose target invariant fails blocks the move",
+		model: `
+declarations: |
+  broadcast chan g;
+  clock x;
+  int[0, 3] v = 0;
+templates:
+  - name: S
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, sync: "g!", update: v = 1}
+  - name: R
+    locations:
+      - {name: a, initial: true}
+      - {name: b, invariant: v == 2}
+    edges:
+      - {from: a, to: b, sync: "g?"}
+system: system S, R;
+`,
+		checks: []check{
+			{"E<> S.b", "violated"},
+		},
+	},
+	{
+		name: "channel array with a data-dependent index and select",
+		model: `
+declarations: |
+  chan c[3];
+  clock x;
+  int[0, 2] i = 1;
+  int[0, 9] got = 0;
+templates:
+  - name: S
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, sync: "c[i]!", update: i = 2}
+  - name: R
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, select: "k : int[0, 2]", sync: "c[k]?", update: got = k + 3 * i}
+system: system S, R;
+`,
+		checks: []check{
+			{"E<> R.b && got == 7", "satisfied"},
+			{"A[] R.b imply got == 7", "satisfied"},
+		},
+	},
+	{
+		name: "binary: guards read the source state, the receiver sees the sender's update",
+		model: `
+declarations: |
+  chan c;
+  int[0, 9] v = 0;
+templates:
+  - name: S
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, sync: "c!", update: v = 5}
+  - name: R
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, guard: v == 0, sync: "c?", update: v = v + 1}
+      - {from: a, to: b, guard: v == 5, sync: "c?", update: v = 9}
+system: system S, R;
+`,
+		checks: []check{
+			{"A[] R.b imply v == 6", "satisfied"},
+			{"E<> v == 9", "violated"},
+		},
+	},
+}
+
+// TestHandWrittenModels checks small models whose answers follow directly
+// from the semantics (strict and non-strict bounds, resets, committed and
+// urgent locations, urgent/broadcast/binary channels, select, deadlock and
+// time-locks, sup attained/not attained/inf/beyond the ceiling, model
+// errors, the state limit).
+func TestHandWrittenModels(t *testing.T) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			net := compile(t, c.model)
+			for _, k := range c.checks {
+				if got := ask(t, net, k.query, c.opts); got != k.want {
+					t.Errorf("%s: got %s, want %s", k.query, got, k.want)
+				}
+			}
+		})
+	}
+}
+
+// TestDeadlockVariants checks the deadlock model of the semantics suite in
+// its variants: a plain deadlock (1) and a time-lock (2) are deadlocks, the
+// live loop (0) is not.
+func TestDeadlockVariants(t *testing.T) {
+	for variant, want := range map[int64]string{0: "satisfied", 1: "violated", 2: "violated"} {
+		_, net, err := model.Load("../queries/testdata/semantics/deadlock.yaml", map[string]int64{"variant": variant})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ask(t, net, "A[] !deadlock", refcheck.Options{}); got != want {
+			t.Errorf("variant %d: got %s, want %s", variant, got, want)
+		}
+	}
+}

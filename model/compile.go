@@ -1025,10 +1025,10 @@ func (c *compiler) edge(p *Process, sc *scope, pe *parsedEdge) (*Edge, []int, er
 		}
 		if len(e.ClockGuard) > 0 {
 			if r.t.urgent {
-				return nil, nil, c.errAt(s.Pos, "clock guard on an edge synchronising on urgent channel %s (not allowed, as in UPPAAL)", r.name)
+				return nil, nil, c.errAt(s.Pos, "clock guard on an edge synchronising on urgent channel %s: not supported (UPPAAL only warns, and its semantics then depends on the clock values)", r.name)
 			}
 			if r.t.broadcast && !s.Send {
-				return nil, nil, c.errAt(s.Pos, "clock guard on a receiver of broadcast channel %s (not allowed, as in UPPAAL)", r.name)
+				return nil, nil, c.errAt(s.Pos, "clock guard on a receiver of broadcast channel %s: not supported yet (UPPAAL allows it since version 4.1)", r.name)
 			}
 		}
 	}

@@ -623,8 +623,12 @@ func (c *compiler) call(cx *ctx, x *syntax.CallExpr) (*cexpr, error) {
 		if n, ok := builtins[id.Name]; ok {
 			return c.builtin(cx, x, id.Name, n)
 		}
-		if cx.query != nil {
-			return nil, c.errAt(x.Pos, "%s is not a function (a process is used as P(i).name)", id.Name)
+		if cx.query != nil && c.net != nil {
+			for _, p := range c.net.Procs {
+				if p.Template == id.Name {
+					return nil, c.errAt(x.Pos, "%s is a process, not a function: write P(i).name for its locations and variables", id.Name)
+				}
+			}
 		}
 		return nil, c.errAt(x.Pos, "undeclared function %s", id.Name)
 	}

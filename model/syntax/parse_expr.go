@@ -306,12 +306,12 @@ func (p *parser) parseQuery() *Query {
 			return p.parseSupInf(q)
 		case name == "bounds" && (n1 == tColon || n1 == tLBrace):
 			p.fail("bounds queries are not supported")
-		case name == "Pr" && n1 == tLBrack && n2 == tLE:
-			p.fail("probabilistic queries (Pr) are not supported")
-		case name == "simulate" && n1 == tLBrack && n2 == tLE:
-			p.fail("simulation queries are not supported")
-		case name == "E" && n1 == tLBrack && n2 == tLE:
-			p.fail("statistical queries (E[...]) are not supported")
+		case name == "Pr" && n1 == tLBrack:
+			p.fail("probabilistic queries (Pr[...]) are not supported: statistical model checking is outside tcheck's scope")
+		case name == "simulate" && n1 == tLBrack:
+			p.fail("simulation queries (simulate[...]) are not supported (tcheck simulate runs a model)")
+		case name == "E" && n1 == tLBrack && n2 != tRBrack:
+			p.fail("statistical queries (E[...](max: ...)) are not supported: statistical model checking is outside tcheck's scope")
 		case (name == "control" || name == "control_t") && (n1 == tColon || n1 == tStar):
 			p.fail("controller synthesis queries are not supported")
 		default:

@@ -35,8 +35,11 @@ func loadAll(path string, extraQueries string) error {
 	if err != nil {
 		return err
 	}
-	_, err = queries.FromFile(net, f, nil)
-	return err
+	qs, err := queries.FromFile(net, f, nil)
+	if err != nil {
+		return err
+	}
+	return queries.FirstErr(qs)
 }
 
 // TestUnsupportedFeaturesGoldenErrors loads one file per feature tcheck

@@ -146,7 +146,7 @@ func (c *compiler) clockAtom(cx *ctx, k syntax.Expr) ([]ClockConstraint, *cexpr,
 	}
 	switch b.Op {
 	case syntax.OpOr, syntax.OpImply:
-		return nil, nil, c.errAt(b.Pos, "disjunction over clock constraints is not supported in guards and invariants")
+		return nil, nil, c.errAt(b.Pos, "disjunction over clock constraints is not supported in invariants (an invariant is a conjunction, as in UPPAAL)")
 	case syntax.OpLT, syntax.OpLE, syntax.OpGT, syntax.OpGE, syntax.OpEQ:
 	case syntax.OpNE:
 		return nil, nil, c.errAt(b.Pos, "clock disequality %s is not a convex constraint (not supported)", exprString(k))

@@ -952,19 +952,28 @@ func (c *compiler) edges(p *Process, sc *scope, pe *parsedEdge) error {
 				sv = append(sv, SelectValue{Name: s.name, Value: int32(vals[i])})
 			}
 		}
-		e, resets, err := c.edge(p, esc, pe)
+		c.text = fe.Guard
+		guards, err := c.guardDisjuncts(&ctx{sc: esc}, pe.guard)
 		if err != nil {
 			return err
 		}
-		e.Select = sv
-		e.Index = len(p.Edges)
-		if len(resets) > 0 {
-			c.resetsOf[[2]int{p.Index, e.Index}] = resets
-		}
-		p.Edges = append(p.Edges, *e)
-		c.nedges++
-		if c.nedges > maxEdges {
-			return errorf(fe.Pos, "too many edges after select expansion (at most %d)", maxEdges)
+		for _, g := range guards {
+			pg := *pe
+			pg.guard = g
+			e, resets, err := c.edge(p, esc, &pg)
+			if err != nil {
+				return err
+			}
+			e.Select = sv
+			e.Index = len(p.Edges)
+			if len(resets) > 0 {
+				c.resetsOf[[2]int{p.Index, e.Index}] = resets
+			}
+			p.Edges = append(p.Edges, *e)
+			c.nedges++
+			if c.nedges > maxEdges {
+				return errorf(fe.Pos, "too many edges after select expansion (at most %d)", maxEdges)
+			}
 		}
 		k := len(vals) - 1
 		for k >= 0 && vals[k] == sels[k].hi {

@@ -855,10 +855,12 @@ func (c *compiler) bindParam(prm *syntax.Param, t *typ, a argVal, procName strin
 		case rsClock:
 			sym.kind, sym.off = symClock, r.off
 		case rsChan:
-			if !sameType(r.t, t) {
-				return nil, argErr("the argument %s of type %s does not match parameter %s of type %s", r.name, r.t, prm.Name, t)
-			}
-			sym.kind, sym.off = symChan, r.off
+			// A channel keeps its own kind through a reference: a plain
+			// chan passed to a `broadcast chan &` parameter is still a
+			// binary channel, as UTAP reads it. The parameter takes the
+			// argument's type so that the template's checks (clock guards
+			// on urgent or broadcast channels) see the real kind.
+			sym.kind, sym.off, sym.t = symChan, r.off, r.t
 		case rsConst:
 			if !t.constant {
 				return nil, argErr("constant %s passed to the non-const reference parameter %s", r.name, prm.Name)

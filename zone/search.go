@@ -266,7 +266,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 			if r, hit := timeLimit(t); hit {
 				return finish(r)
 			}
-			if res.Explored&4095 == 0 || opts.Limits.MaxMemory > 0 {
+			if res.Explored&4095 == 1 || opts.Limits.MaxMemory > 0 {
 				m := mem.sample()
 				if opts.Limits.MaxMemory > 0 && m >= opts.Limits.MaxMemory {
 					return finish(LimitMemory)

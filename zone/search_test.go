@@ -39,3 +39,27 @@ func TestSearchLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestProgressSamplesMemory checks that the progress reports follow the
+// heap as the passed list grows (they once showed the figure of the
+// search's start throughout, because memory was only sampled when a memory
+// limit was set).
+func TestProgressSamplesMemory(t *testing.T) {
+	net := compile(t, "../testdata/fischer.yaml", map[string]int64{"N": 8})
+	sys := zone.NewSystem(net)
+	var first, last uint64
+	opts := zone.Options{Extrapolation: zone.Extrapolation{Local: true}, ProgressEvery: time.Nanosecond,
+		Progress: func(s zone.Stats) {
+			if first == 0 {
+				first = s.PeakMemory
+			}
+			last = s.PeakMemory
+		}}
+	res := zone.Search(sys, opts, func(*zone.Visit) bool { return false })
+	if res.Stored < 20000 {
+		t.Fatalf("only %d states: too small to see the heap grow", res.Stored)
+	}
+	if last <= first {
+		t.Fatalf("progress reported peak memory %d at the start and %d at the end of %d stored states", first, last, res.Stored)
+	}
+}

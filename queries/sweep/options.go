@@ -32,6 +32,7 @@ func (o Options) check() queries.Options {
 
 // ParseBytes reads sizes like 512MB, 2GiB, 1000000.
 func ParseBytes(s string) (uint64, error) {
+	orig := s
 	s = strings.TrimSpace(s)
 	units := []struct {
 		suffix string
@@ -46,7 +47,7 @@ func ParseBytes(s string) (uint64, error) {
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || v < 0 {
-		return 0, fmt.Errorf("%q is not a size (e.g. 2GiB, 500MB)", s)
+		return 0, fmt.Errorf("%q is not a size (e.g. 2GiB, 500MB)", orig)
 	}
 	return uint64(v * float64(mult)), nil
 }

@@ -45,6 +45,14 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	// tcheck without a command is a usage error (exit 2), with the help on
+	// stderr, as for any other usage error.
+	root.Args = cobra.NoArgs
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		cmd.SetOut(stderr)
+		_ = cmd.Help()
+		return usageErr(errors.New("no command given"))
+	}
 	for _, mk := range commands {
 		root.AddCommand(mk(stdout, stderr))
 	}

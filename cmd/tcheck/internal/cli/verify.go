@@ -68,6 +68,12 @@ func (f *searchFlags) options() (queries.Options, error) {
 	o.GlobalBounds = f.globalBounds
 	o.FullZones = f.fullZones
 	o.Hull = f.hull
+	if f.maxStates < 0 {
+		return o, fmt.Errorf("--max-states: %d is negative (0 means no limit)", f.maxStates)
+	}
+	if f.timeout < 0 {
+		return o, fmt.Errorf("--timeout: %v is negative (0 means no limit)", f.timeout)
+	}
 	o.Limits.MaxStates = f.maxStates
 	o.Limits.Timeout = f.timeout
 	if f.maxMemory != "" {
@@ -278,6 +284,19 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 1 a property violated or an expectation missed, 2 a usage or model error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// With --json, an error that stops everything is a JSON
+			// document too, so that a machine reading stdout learns why.
+			usageErr := func(err error) error {
+				if asJSON {
+					doc := jsonDoc{Tool: "tcheck", Version: Version, Model: jsonModel{File: args[0]}, Results: []queries.JSONResult{}, ExitCode: ExitUsage, Error: err.Error()}
+					enc := json.NewEncoder(stdout)
+					enc.SetIndent("", "  ")
+					if werr := enc.Encode(doc); werr != nil {
+						return werr
+					}
+				}
+				return &exitError{code: ExitUsage, err: err}
+			}
 			opts, err := sf.options()
 			if err != nil {
 				return usageErr(err)
@@ -402,6 +421,7 @@ type jsonDoc struct {
 	Model    jsonModel            `json:"model"`
 	Results  []queries.JSONResult `json:"results"`
 	ExitCode int                  `json:"exit_code"`
+	Error    string               `json:"error,omitempty"`
 }
 
 func usageErr(err error) error { return &exitError{code: ExitUsage, err: err} }

@@ -175,4 +175,40 @@ func TestVerifyJSONMatchesSchema(t *testing.T) {
 			}
 		})
 	}
+	// A model that does not load is a JSON document with the error.
+	code, out, _ := run("verify", "--json", "no-such-model.yaml")
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 2 {
+		t.Fatalf("exit %d, output not JSON (%v): %q", code, err, out)
+	}
+	if err := sch.Validate(any(doc)); err != nil {
+		t.Fatalf("the error document does not match the schema: %v", err)
+	}
+	if msg, _ := doc["error"].(string); !strings.Contains(msg, "no-such-model.yaml") {
+		t.Fatalf("error %q", msg)
+	}
+}
+
+// TestUsageErrorsExit2 proves that what a user gets wrong on the command
+// line is a usage error (exit 2) with a message, never silently taken as
+// "no limit" or as a request for help (issue 16, items 9 and 13).
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{nil, "no command given"},
+		{[]string{"verify", "../../../../testdata/fischer.yaml", "--max-states", "-5"}, "--max-states: -5 is negative"},
+		{[]string{"verify", "../../../../testdata/fischer.yaml", "--timeout", "-1s"}, "--timeout: -1s is negative"},
+		{[]string{"verify", "../../../../testdata/fischer.yaml", "--max-memory", "12XB"}, `--max-memory: "12XB" is not a size`},
+	} {
+		code, _, errOut := run(tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("tcheck %v: exit %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.msg)
+		}
+	}
+	code, out, _ := run("version")
+	if code != 0 || !strings.HasPrefix(out, "tcheck "+Version) {
+		t.Errorf("tcheck version: exit %d, %q", code, out)
+	}
 }

@@ -3,6 +3,7 @@ package queries
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
@@ -40,6 +41,11 @@ type Query struct {
 	// Constants are the model constants the query mentions, with their
 	// values at this parameter point (U in `t <= U`), for the output.
 	Constants []NamedValue
+	// Unjudged holds the expectation the model file gives for its own
+	// parameters when the query is checked at others and that expectation
+	// does not apply there (Expectation.ForOtherParameters): the verdict is
+	// printed for information, not judged.
+	Unjudged string
 	// Err, when set, says why the query could not be compiled (a positioned
 	// *model.Error): Check answers it with verdict Error without exploring,
 	// so that one query tcheck cannot check does not stop the others.
@@ -140,6 +146,39 @@ func splitTop(s string) []string {
 		}
 	}
 	return append(parts, s[start:])
+}
+
+// ForOtherParameters returns what of e still applies when the model is
+// checked with other parameter values than its file gives (verify --set, the
+// points of a sweep): the comparisons with an expression of the model's
+// constants (`<= U`, `== 2*D`), which are evaluated at the new values. A
+// fixed verdict or value (`satisfied`, `12`) and max-states were written
+// for the file's own parameters and no longer apply.
+func (e Expectation) ForOtherParameters() Expectation {
+	if e.MaxStates > 0 && !e.Given {
+		return Expectation{}
+	}
+	if !e.Given || len(e.Values) == 0 {
+		return Expectation{}
+	}
+	for _, v := range e.Values {
+		if v.Op == "" || !strings.ContainsFunc(v.Expr, func(r rune) bool { return r == '_' || unicode.IsLetter(r) }) {
+			return Expectation{}
+		}
+	}
+	e.MaxStates = 0
+	return e
+}
+
+// AtOtherParameters prepares q for a check at other parameter values than
+// its model file gives: an expectation that does not apply there is set
+// aside in Unjudged.
+func (q *Query) AtOtherParameters() {
+	e := q.Expect.ForOtherParameters()
+	if q.Expect.Given && !e.Given {
+		q.Unjudged = q.Expect.Raw
+	}
+	q.Expect = e
 }
 
 // compileExpect evaluates the expressions of value expectations against

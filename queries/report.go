@@ -184,6 +184,9 @@ func WriteResult(w io.Writer, net *model.Network, r *Result, withTrace, withStat
 		verdict = strings.Join(vs, ", ")
 	}
 	line := "  " + verdict
+	if q.Unjudged != "" {
+		line += fmt.Sprintf("  (not judged: expect %s is for the model's own parameters)", q.Unjudged)
+	}
 	if q.Expect.Given {
 		want := q.Expect.Raw
 		if len(q.Expect.Values) > 0 {

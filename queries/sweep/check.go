@@ -233,9 +233,10 @@ func (s *Spec) compileQuery(net *model.Network, i int, e RuleExpect) (*queries.Q
 			return nil, nil, err
 		}
 		q = list[0]
-		// The model's own expectations hold at its default parameters;
-		// a sweep checks only its own.
-		q.Expect = queries.Expectation{}
+		// The model's fixed expectations hold at its own parameters; at
+		// a sweep's points only those written as comparisons with the
+		// model's constants (`<= U`) apply, as with verify --set.
+		q.Expect = q.Expect.ForOtherParameters()
 	} else {
 		var err error
 		q, err = queries.Compile(net, model.NewText(qs.Formula, qs.Pos))

@@ -62,7 +62,23 @@ func (o *outFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&o.stable, "stable", false, "omit time and memory, so that the output is the same from run to run")
 }
 
-func (o *outFlags) check() error {
+// check validates --format; when it is not given and --out names a file,
+// the file's extension chooses the format (.jsonl, .json, .csv; anything
+// else is the table), as export does, so that `-o results.jsonl` writes
+// what `sweep merge` and `--resume` read.
+func (o *outFlags) check(cmd *cobra.Command) error {
+	if !cmd.Flags().Changed("format") && o.out != "" {
+		switch strings.ToLower(filepath.Ext(o.out)) {
+		case ".jsonl":
+			o.format = "jsonl"
+		case ".json":
+			o.format = "json"
+		case ".csv":
+			o.format = "csv"
+		default:
+			o.format = "table"
+		}
+	}
 	for _, f := range sweep.Formats {
 		if f == o.format {
 			return nil
@@ -101,7 +117,7 @@ missed, 2 a usage or model error, 130 interrupted (the finished points are kept 
 --out jsonl or --resume file).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := of.check(); err != nil {
+			if err := of.check(cmd); err != nil {
 				return usageErr(err)
 			}
 			if samePath(of.out, resume) && of.format != "jsonl" {
@@ -680,7 +696,7 @@ The files must come from the same sweep (same model, queries, grid and options);
 point must be present unless --partial is given.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := of.check(); err != nil {
+			if err := of.check(cmd); err != nil {
 				return usageErr(err)
 			}
 			h, all, err := mergeFiles(args, partial)

@@ -578,3 +578,21 @@ func TestSweepJSONMatchesSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepOutputFormatFollowsExtension checks that -o FILE.jsonl writes
+// JSON lines without --format (it once wrote the table there, which
+// `sweep merge` then refused), and that merge reads the file back.
+func TestSweepOutputFormatFollowsExtension(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "fischer.jsonl")
+	if code, o, e := run("sweep", "../../../../testdata/regress/ok/fischer.sweep.yaml", "-j", "1", "--no-progress", "-o", out); code != 0 {
+		t.Fatalf("sweep: exit %d\n%s%s", code, o, e)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.HasPrefix(string(b), `{"tool":"tcheck"`) {
+		t.Fatalf("%s is not JSON lines (%v): %.80q", out, err, b)
+	}
+	if code, o, e := run("sweep", "merge", out); code != 0 || !strings.Contains(o, "4 points: 4 ok") {
+		t.Fatalf("merge: exit %d\n%s%s", code, o, e)
+	}
+}

@@ -308,3 +308,22 @@ func TestTestChecksMutantFiles(t *testing.T) {
 		t.Fatalf("a wrong expectation passed: exit %d\n%s", code, out)
 	}
 }
+
+// TestTestTakesTheSearchFlags checks that tcheck test accepts the search
+// options that verify and sweep files have (docs/sweep.md says --hull
+// applies to it), and applies them: under --hull a sup with an exact
+// expectation is only bounded and fails, as docs/queries.md says.
+func TestTestTakesTheSearchFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"test", "--hull", "../../../../testdata/regress/ok/committed.yaml"}, 0},
+		{[]string{"test", "--full-zones", "../../../../testdata/regress/ok/select.yaml"}, 0},
+		{[]string{"test", "--hull", "../../../../testdata/regress/ok/select.yaml"}, 1},
+	} {
+		if code, out, errOut := run(tc.args...); code != tc.code {
+			t.Errorf("tcheck %v: exit %d, want %d\n%s%s", tc.args, code, tc.code, out, errOut)
+		}
+	}
+}

@@ -607,6 +607,12 @@ func (r *replayer) moveWindow(locs, vars []int32, clocks []int64, m zone.Move, c
 			}
 		}
 	}
+	// No delay satisfies the source invariants and the clock guards: the
+	// move cannot be taken, and its updates never run (running them could
+	// raise an error no run meets).
+	if iv.empty() {
+		return false, nil
+	}
 	// target: run the updates on a copy
 	nl := append([]int32(nil), locs...)
 	nv := append([]int32(nil), vars...)

@@ -86,7 +86,7 @@ const (
 	Canceled                      // Limits.Cancel was closed
 )
 
-var stopNames = [...]string{"completed", "stopped", "state limit reached", "time limit reached", "memory limit reached", "model error", "canceled"}
+var stopNames = [...]string{"completed", "stopped", "state limit reached", "time limit reached", "memory limit reached", "model error", "interrupted"}
 
 func (r StopReason) String() string { return stopNames[r] }
 

@@ -71,11 +71,17 @@ type FileResult struct {
 	Elapsed time.Duration
 	// Updated counts the expectations rewritten by Update.
 	Updated int
+	// Interrupted: the run was interrupted (Ctrl-C) before this file was
+	// checked through; its cases count neither as passed nor as failed.
+	Interrupted bool
 }
 
 // Counts returns the numbers of cases passed, failed and errored (a file
 // that does not load counts as one error).
 func (r *FileResult) Counts() (pass, fail, errs int) {
+	if r.Interrupted {
+		return 0, 0, 0
+	}
 	if r.Err != nil {
 		return 0, 0, 1
 	}
@@ -265,7 +271,7 @@ func Check(ctx context.Context, files []string, o Options, report func(*FileResu
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			if ctx.Err() != nil {
-				results[i] = &FileResult{Path: f, Kind: kindOf(f), Err: ctx.Err()}
+				results[i] = &FileResult{Path: f, Kind: kindOf(f), Interrupted: true}
 			} else {
 				results[i] = CheckFile(ctx, f, o)
 			}
@@ -312,16 +318,19 @@ func CheckFile(ctx context.Context, path string, o Options) *FileResult {
 			r.Err = err
 			return r
 		}
-		checkModel(r, text, o)
+		checkModel(ctx, r, text, o)
 	default:
-		checkModel(r, src, o)
+		checkModel(ctx, r, src, o)
+	}
+	if ctx.Err() != nil {
+		r.Interrupted = true
 	}
 	return r
 }
 
 func (o *Options) selected(name string) bool { return o.Run == nil || o.Run.MatchString(name) }
 
-func checkModel(r *FileResult, src []byte, o Options) {
+func checkModel(ctx context.Context, r *FileResult, src []byte, o Options) {
 	parse := o.Parse
 	if parse == nil {
 		parse = model.Parse
@@ -362,6 +371,9 @@ func checkModel(r *FileResult, src []byte, o Options) {
 		return
 	}
 	co := queries.Options{Order: o.Check.Order, Extrapolation: o.Check.Extrapolation, GlobalBounds: o.Check.GlobalBounds, FullZones: o.Check.FullZones, Hull: o.Check.Hull, Limits: o.Check.Limits}
+	if co.Limits.Cancel == nil {
+		co.Limits.Cancel = ctx.Done()
+	}
 	for _, res := range queries.Check(zone.NewSystem(net), qs, co) {
 		q := res.Query
 		c := Case{Name: q.Name, Query: q.Name, Expected: expectText(q.Expect), Got: gotText(res), Pos: q.Expect.Pos, Elapsed: res.Stats.Elapsed, Result: res, Net: net}

@@ -15,6 +15,8 @@ import (
 // Totals counts cases over files.
 type Totals struct {
 	Passed, Failed, Errors int
+	// Interrupted counts the files a Ctrl-C kept from being checked through.
+	Interrupted int
 }
 
 // Total adds up the counts of files.
@@ -25,6 +27,9 @@ func Total(rs []*FileResult) Totals {
 		t.Passed += p
 		t.Failed += f
 		t.Errors += e
+		if r.Interrupted {
+			t.Interrupted++
+		}
 	}
 	return t
 }
@@ -47,6 +52,10 @@ func seconds(d time.Duration, stable bool) string {
 // failures with their details (expected and got, the position of the
 // expectation, the result with its trace), then one line for the file.
 func WriteFile(w io.Writer, r *FileResult, o ReportOptions) {
+	if r.Interrupted {
+		fmt.Fprintf(w, "INTERRUPTED\t%s\n", r.Path)
+		return
+	}
 	for _, c := range r.Cases {
 		if c.Status == Pass && !o.Verbose {
 			continue
@@ -112,13 +121,18 @@ func caseMessage(c Case) string {
 // WriteSummary prints the closing lines: PASS or FAIL, the number of model
 // errors if any, and "N passed, N failed" (failed includes errors).
 func WriteSummary(w io.Writer, t Totals) {
-	if t.Failed+t.Errors == 0 {
+	if t.Failed+t.Errors == 0 && t.Interrupted > 0 {
+		fmt.Fprintln(w, "INTERRUPTED")
+	} else if t.Failed+t.Errors == 0 {
 		fmt.Fprintln(w, "PASS")
 	} else {
 		fmt.Fprintln(w, "FAIL")
 	}
 	if t.Errors > 0 {
 		fmt.Fprintf(w, "%d model errors\n", t.Errors)
+	}
+	if t.Interrupted > 0 {
+		fmt.Fprintf(w, "interrupted: %d files not checked through\n", t.Interrupted)
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", t.Passed, t.Failed+t.Errors)
 }

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -81,7 +82,7 @@ load, or a model runtime error).`,
 			if err != nil {
 				return usageErr(err)
 			}
-			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt)
+			ctx, stop := testSignals(cmdContext(cmd))
 			defer stop()
 			start := time.Now()
 			ro := regress.ReportOptions{Verbose: verbose}
@@ -103,6 +104,8 @@ load, or a model runtime error).`,
 			t := regress.Total(results)
 			code := ExitOK
 			switch {
+			case t.Interrupted > 0:
+				code = ExitInterrupted
 			case t.Errors > 0:
 				code = ExitUsage
 			case t.Failed > 0:
@@ -183,6 +186,12 @@ func goTestFlags(cmd *cobra.Command, args []string) []string {
 }
 
 // cmdContext is the command's context, or Background when it has none.
+// testSignals returns the context that Ctrl-C (or SIGTERM) cancels for
+// tcheck test; tests replace it.
+var testSignals = func(parent context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+}
+
 func cmdContext(cmd *cobra.Command) context.Context {
 	if ctx := cmd.Context(); ctx != nil {
 		return ctx

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -325,5 +326,25 @@ func TestTestTakesTheSearchFlags(t *testing.T) {
 		if code, out, errOut := run(tc.args...); code != tc.code {
 			t.Errorf("tcheck %v: exit %d, want %d\n%s%s", tc.args, code, tc.code, out, errOut)
 		}
+	}
+}
+
+// TestTestInterrupted checks Ctrl-C on tcheck test: the files not checked
+// through are reported as interrupted, not as model errors, and the exit
+// code is 130 (issue 16, item 7).
+func TestTestInterrupted(t *testing.T) {
+	saved := testSignals
+	defer func() { testSignals = saved }()
+	testSignals = func(parent context.Context) (context.Context, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(parent)
+		cancel() // Ctrl-C at once
+		return ctx, cancel
+	}
+	code, out, errOut := run("test", "../../../../testdata/regress/ok")
+	if code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s%s", code, ExitInterrupted, out, errOut)
+	}
+	if !strings.Contains(out, "INTERRUPTED\t") || !strings.Contains(out, "interrupted: 3 files not checked through") || strings.Contains(out, "model error") {
+		t.Fatalf("report:\n%s", out)
 	}
 }

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -344,12 +347,29 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 				}
 				defer pprof.StopCPUProfile()
 			}
+			// Ctrl-C (or SIGTERM) stops the running exploration: the
+			// queries answered so far are printed, the others are unknown
+			// (interrupted), and the exit code is 130.
+			cancel := make(chan struct{})
+			opts.Limits.Cancel = cancel
+			sigs, stopSignals := verifySignals()
+			defer stopSignals()
+			var interrupted atomic.Bool
+			go func() {
+				if _, ok := <-sigs; ok {
+					interrupted.Store(true)
+					close(cancel)
+				}
+			}()
 			sys := zone.NewSystem(m.net)
 			results := queries.Check(sys, qlist, opts)
 			if !noProgess {
 				clearProgress(stderr)
 			}
 			code := verdictCode(results)
+			if interrupted.Load() {
+				code = ExitInterrupted
+			}
 			if asJSON {
 				doc := jsonDoc{Tool: "tcheck", Version: Version, Model: jsonModel{Name: m.net.Name, File: m.file.Path}, ExitCode: code}
 				for _, p := range m.net.Params {
@@ -377,6 +397,15 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 					queries.WriteResult(stdout, m.net, r, trace, stats)
 				}
 			}
+			if code == ExitInterrupted {
+				done := 0
+				for _, r := range results {
+					if r.Reason != zone.Canceled {
+						done++
+					}
+				}
+				return &exitError{code: code, err: fmt.Errorf("interrupted: %d of %d queries answered", done, len(results))}
+			}
 			if code != ExitOK {
 				return &exitError{code: code, err: errors.New("")}
 			}
@@ -393,6 +422,13 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 	fl.StringVar(&cpuProf, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	fl.StringVar(&qfile, "queries", "", "take the queries from this UPPAAL .q file instead of the model's")
 	return cmd
+}
+
+// verifySignals delivers SIGINT and SIGTERM to verify; tests replace it.
+var verifySignals = func() (<-chan os.Signal, func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	return ch, func() { signal.Stop(ch) }
 }
 
 // verdictCode maps results to the exit code: 2 when the model raised a

@@ -216,3 +216,28 @@ func TestUsageErrorsExit2(t *testing.T) {
 		t.Errorf("tcheck version: exit %d, %q", code, out)
 	}
 }
+
+// TestVerifyInterrupted checks Ctrl-C on verify: the exploration stops,
+// every query is still reported (those not answered as unknown
+// [interrupted]) and the exit code is 130 (issue 16, item 6).
+func TestVerifyInterrupted(t *testing.T) {
+	saved := verifySignals
+	defer func() { verifySignals = saved }()
+	verifySignals = func() (<-chan os.Signal, func()) {
+		ch := make(chan os.Signal, 1)
+		ch <- os.Interrupt // Ctrl-C at once
+		return ch, func() {}
+	}
+	code, out, errOut := run("verify", "../../../../testdata/fischer.yaml", "--set", "N=7", "--no-progress")
+	if code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s%s", code, ExitInterrupted, out, errOut)
+	}
+	for _, want := range []string{"mutex:", "cs-reachable:", "no-deadlock:", "unknown", "[interrupted]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "interrupted:") {
+		t.Errorf("stderr %q", errOut)
+	}
+}

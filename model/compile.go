@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -153,6 +154,10 @@ func (c *compiler) params(overrides map[string]int64) error {
 			v = o
 		}
 		if v < math.MinInt32 || v > math.MaxInt32 {
+			if _, ok := overrides[p.Name]; ok {
+				// the value comes from the command line, not the file
+				return &Error{Msg: fmt.Sprintf("--set %s=%d: the value does not fit in 32 bits", p.Name, v)}
+			}
 			return errorf(p.Pos, "parameter %s = %d does not fit in 32 bits", p.Name, v)
 		}
 		c.net.Params = append(c.net.Params, Param{Name: p.Name, Value: v})
@@ -353,7 +358,18 @@ func (c *compiler) arrayOf(sc *scope, t *typ, dims []syntax.Expr) (*typ, error) 
 			}
 		}
 		if size*int64(t.count()) > maxSlots {
-			return nil, c.errAt(d.Position(), "array too large (%d elements; at most %d)", size*int64(t.count()), maxSlots)
+			// the whole array, outer dimensions included, for the message
+			total := new(big.Int).Mul(big.NewInt(size), big.NewInt(int64(t.count())))
+			for _, od := range dims[:i] {
+				if n, err := c.constInt(&ctx{sc: sc}, od, "an array size"); err == nil && n > 0 {
+					total.Mul(total, big.NewInt(n))
+				} else if id, ok := od.(*syntax.Ident); ok {
+					if sym := sc.lookup(id.Name); sym != nil && sym.kind == symType && sym.t.isData() {
+						total.Mul(total, big.NewInt(sym.t.hi-sym.t.lo+1))
+					}
+				}
+			}
+			return nil, c.errAt(d.Position(), "array too large (%s elements; at most %d)", total, maxSlots)
 		}
 		t = &typ{kind: kArray, elem: t, size: int(size), constant: t.constant}
 	}

@@ -26,6 +26,10 @@ func (p Pos) String() string {
 		return ""
 	case !p.IsValid():
 		return p.File
+	case p.Col == 0 && p.File == "":
+		return fmt.Sprintf("%d", p.Line) // the column is unknown
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
 	case p.File == "":
 		return fmt.Sprintf("%d:%d", p.Line, p.Col)
 	}

@@ -53,13 +53,44 @@ type yamlLoader struct {
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// yamlError turns an error of the YAML library into a positioned Error. The
-// library reports only a line; the column is then 1.
+// yamlError turns an error of the YAML library into a positioned Error.
+// The library reports a line and no column. For a scanner error ("mapping
+// values are not allowed", "found character that cannot start any token")
+// the line is where the problem is, and the error says that the column is
+// unknown. For a parser error ("did not find expected ',' or '}'") it is
+// the line before the one where the unfinished construct starts (the
+// library prints that 0-based line number as it is): the error points at
+// that construct, at its opening bracket when it is a flow collection.
 func (l *yamlLoader) yamlError(err error) error {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return errorf(Pos{File: l.path, Line: line, Col: 1}, "bad YAML: %s%s", m[2], yamlHint(m[2], l.line(line-1)+"\n"+l.line(line)))
+		problem := m[2]
+		pos := Pos{File: l.path, Line: line}
+		note := " (the YAML parser reports no column)"
+		if strings.HasPrefix(problem, "did not find expected") {
+			// 0-based: the construct's first line, or the problem's line
+			// when the construct starts on the file's first line
+			pos.Line = line + 1
+			note = " (in the construct that starts on this line or just before)"
+			bracket := ""
+			switch {
+			case strings.Contains(problem, "'}'"):
+				bracket = "{"
+			case strings.Contains(problem, "']'"):
+				bracket = "["
+			}
+			if bracket != "" {
+				for ln := pos.Line; ln >= 1 && ln >= pos.Line-1; ln-- {
+					if open := strings.LastIndex(l.line(ln), bracket); open >= 0 {
+						pos.Line, pos.Col = ln, open+1
+						note = " (in the flow collection that opens here)"
+						break
+					}
+				}
+			}
+		}
+		return errorf(pos, "bad YAML: %s%s%s", problem, note, yamlHint(problem, l.line(pos.Line-1)+"\n"+l.line(pos.Line)))
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	return errorf(Pos{File: l.path, Line: 1, Col: 1}, "bad YAML: %s", msg)

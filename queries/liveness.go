@@ -230,7 +230,7 @@ func checkLiveness(sys *zone.System, q *Query, opts Options) *Result {
 	r := &Result{Query: q, Rounds: 1}
 	for _, f := range []*model.Formula{q.Formula, q.Formula2} {
 		if f.Has(model.FClock) || f.Has(model.FDeadlock) {
-			r.Verdict, r.TraceErr = Error, fmt.Errorf("%s: clock constraints and deadlock are not supported in %s formulas (locations and data are)", f.Src, q.Kind)
+			r.Verdict, r.TraceErr = Error, &model.Error{Pos: q.Pos, Msg: fmt.Sprintf("%s: clock constraints and deadlock are not supported in %s formulas (locations and data are)", f.Src, q.Kind)}
 			return r
 		}
 	}

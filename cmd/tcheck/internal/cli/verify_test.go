@@ -130,6 +130,10 @@ func TestVerifyReportsEveryQuery(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// an unsupported liveness formula is positioned too (issue 16, item 11)
+	if _, out, _ := run("verify", "../../../../testdata/fischer.yaml", "-q", "A<> P(1).x > 3"); !strings.Contains(out, "error: -q[1]:1:1: P(1).x > 3: clock constraints") {
+		t.Errorf("liveness formula with a clock: %s", out)
+	}
 	code, out, errOut = run("verify", "../../../../testdata/fischer.yaml", "-q", "mutx")
 	if want := "no query named mutx; ../../../../testdata/fischer.yaml has: mutex, cs-reachable, no-deadlock (did you mean mutex?)"; code != 2 || !strings.Contains(errOut, want) {
 		t.Fatalf("exit %d, stderr %q, want 2 and %q (stdout %q)", code, errOut, want, out)
@@ -205,6 +209,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"verify", "../../../../testdata/fischer.yaml", "--max-states", "-5"}, "--max-states: -5 is negative"},
 		{[]string{"verify", "../../../../testdata/fischer.yaml", "--timeout", "-1s"}, "--timeout: -1s is negative"},
 		{[]string{"verify", "../../../../testdata/fischer.yaml", "--max-memory", "12XB"}, `--max-memory: "12XB" is not a size`},
+		{[]string{"verify", "../../../../testdata/fischer.yaml", "--set", "N=99999999999"}, "tcheck: --set N=99999999999: the value does not fit in 32 bits"},
 	} {
 		code, _, errOut := run(tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.msg) {

@@ -23,6 +23,13 @@ func init() {
 		}
 		return src, name + ".yaml", true
 	}
+	bundledNames = func() []string {
+		var names []string
+		for _, m := range agreement.All() {
+			names = append(names, m.Name)
+		}
+		return names
+	}
 }
 
 func newModelsCmd(stdout, stderr io.Writer) *cobra.Command {

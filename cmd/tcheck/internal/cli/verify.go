@@ -154,9 +154,18 @@ func readModelSource(path string) ([]byte, string, error) {
 		if b, name, ok := bundledModel(path); ok {
 			return b, name, nil
 		}
+		if errors.Is(err, os.ErrNotExist) && !strings.ContainsAny(path, "/\\") {
+			if best := closest(path, bundledNames()); best != "" {
+				return nil, "", fmt.Errorf("%w (did you mean the bundled model %s?)", err, best)
+			}
+		}
 	}
 	return nil, "", err
 }
+
+// bundledNames lists the bundled models' names; replaced when the bundled
+// models are registered.
+var bundledNames = func() []string { return nil }
 
 // bundledModel resolves a bundled model name; replaced when the bundled
 // models are registered.

@@ -210,6 +210,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"verify", "../../../../testdata/fischer.yaml", "--timeout", "-1s"}, "--timeout: -1s is negative"},
 		{[]string{"verify", "../../../../testdata/fischer.yaml", "--max-memory", "12XB"}, `--max-memory: "12XB" is not a size`},
 		{[]string{"verify", "../../../../testdata/fischer.yaml", "--set", "N=99999999999"}, "tcheck: --set N=99999999999: the value does not fit in 32 bits"},
+		{[]string{"verify", "agrement"}, "(did you mean the bundled model agreement?)"},
 	} {
 		code, _, errOut := run(tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.msg) {

@@ -56,6 +56,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	for _, mk := range commands {
 		root.AddCommand(mk(stdout, stderr))
 	}
+	addCompletions(root)
 	return root
 }
 

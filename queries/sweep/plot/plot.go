@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -67,9 +68,8 @@ func New(d *sweep.PlotData, title string) (*plot.Plot, error) {
 			}
 		}
 	}
-	if integerX {
-		p.X.Tick.Marker = integerTicks{}
-	}
+	p.X.Tick.Marker = niceTicks{integer: integerX}
+	p.Y.Tick.Marker = niceTicks{}
 	// Margins, and room at the top for the legend (drawn top left).
 	entries := 0
 	for _, l := range d.Lines {
@@ -89,9 +89,20 @@ func New(d *sweep.PlotData, title string) (*plot.Plot, error) {
 		dy = math.Max(1, math.Abs(p.Y.Max))
 	}
 	p.Y.Min -= 0.04 * dy
-	p.Y.Max += math.Max(0.05, 0.07*float64(entries)) * dy
+	// The legend takes about legendRow points per entry (and a margin)
+	// of a data area about dataHeight points high: the band above the
+	// data is made that high, so that the legend never covers a point.
+	band := math.Min(0.6, (legendRow*float64(entries)+legendMargin)/dataHeight)
+	p.Y.Max += math.Max(0.05, band/(1-band)*1.04) * dy
 	return p, nil
 }
+
+// Sizes of Save's drawing, in points, for the legend's room.
+const (
+	legendRow    = 15.0
+	legendMargin = 10.0
+	dataHeight   = 4.5*72 - 70 // the figure's height less title and x axis
+)
 
 // Save draws d into path; the extension chooses the format.
 func Save(path string, d *sweep.PlotData, title string) error {
@@ -118,19 +129,39 @@ func xys(ps []sweep.XY) plotter.XYs {
 	return out
 }
 
-// integerTicks labels integer positions only (parameters are integers),
-// at most about ten of them.
-type integerTicks struct{}
+// niceTicks labels round values: multiples of a step of 1, 2 or 5 times a
+// power of ten, about five to ten of them, every one labelled (integer:
+// the step is at least 1, for integer parameters).
+type niceTicks struct{ integer bool }
 
-func (integerTicks) Ticks(min, max float64) []plot.Tick {
-	lo, hi := math.Ceil(min), math.Floor(max)
-	step := math.Max(1, math.Ceil((hi-lo)/10))
+func (n niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step := niceStep((hi - lo) / 8)
+	if n.integer {
+		step = math.Max(1, math.Round(step))
+	}
+	decimals := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
 	var ts []plot.Tick
-	for v := lo; v <= hi; v += step {
-		ts = append(ts, plot.Tick{Value: v, Label: fmt.Sprintf("%d", int64(v))})
+	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+step*1e-9; k++ {
+		v := k*step + 0 // + 0 turns -0 into 0
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', decimals, 64)})
 	}
 	if len(ts) == 0 {
-		return plot.DefaultTicks{}.Ticks(min, max)
+		return plot.DefaultTicks{}.Ticks(lo, hi)
 	}
 	return ts
+}
+
+// niceStep returns the smallest of 1, 2, 5 times a power of ten that is
+// at least x (x > 0).
+func niceStep(x float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= x*(1-1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
 }

@@ -640,19 +640,10 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 }
 
 func (r *sweepRun) newBar(n int) *progressbar.ProgressBar {
-	if !r.progress || n == 0 {
+	if !r.progress {
 		return nil
 	}
-	return progressbar.NewOptions(n,
-		progressbar.OptionSetWriter(r.stderr),
-		progressbar.OptionSetDescription("sweep: 0 running"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("points"),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
+	return newBar(r.stderr, n, "points", "sweep: 0 running")
 }
 
 func (r *sweepRun) clearBar(bar *progressbar.ProgressBar) {

@@ -342,8 +342,9 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 					q.AtOtherParameters()
 				}
 			}
+			prog := newVerifyProgress(stderr)
 			if !noProgess {
-				opts.Progress = progressPrinter(stderr)
+				opts.Progress = prog.update
 			}
 			if cpuProf != "" {
 				f, err := os.Create(cpuProf)
@@ -373,7 +374,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			sys := zone.NewSystem(m.net)
 			results := queries.Check(sys, qlist, opts)
 			if !noProgess {
-				clearProgress(stderr)
+				prog.clear()
 			}
 			code := verdictCode(results)
 			if interrupted.Load() {
@@ -518,49 +519,4 @@ func applyMemoryLimit(limit uint64) {
 	if limit > 0 {
 		debug.SetMemoryLimit(int64(limit))
 	}
-}
-
-// progressPrinter reports long explorations on stderr, starting after two
-// seconds: a line rewritten in place on a terminal, otherwise one line every
-// ten seconds.
-func progressPrinter(w io.Writer) func([]*queries.Query, zone.Stats) {
-	tty := isTerminal(w)
-	var last time.Duration
-	return func(qs []*queries.Query, s zone.Stats) {
-		if s.Elapsed < 2*time.Second || (!tty && s.Elapsed-last < 10*time.Second) {
-			return
-		}
-		last = s.Elapsed
-		name := ""
-		if len(qs) == 1 && qs[0].Name != "" {
-			name = qs[0].Name + ": "
-		}
-		rate := float64(s.Explored) / s.Elapsed.Seconds()
-		msg := fmt.Sprintf("%sexplored %d, stored %d, %.0f states/s, %s, %s", name, s.Explored, s.Stored, rate, s.Elapsed.Round(time.Second), queries.Bytes(s.PeakMemory))
-		if tty {
-			fmt.Fprintf(w, "\r%s\x1b[K", msg)
-			progressShown = true
-		} else {
-			fmt.Fprintln(w, msg)
-		}
-	}
-}
-
-var progressShown bool
-
-func clearProgress(w io.Writer) {
-	if progressShown {
-		fmt.Fprint(w, "\r\x1b[K")
-		progressShown = false
-	}
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

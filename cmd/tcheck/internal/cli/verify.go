@@ -381,7 +381,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 				code = ExitInterrupted
 			}
 			if asJSON {
-				doc := jsonDoc{Tool: "tcheck", Version: Version, Model: jsonModel{Name: m.net.Name, File: m.file.Path}, ExitCode: code}
+				doc := jsonDoc{Tool: "tcheck", Version: Version, Model: jsonModel{Name: m.net.Name, File: m.file.Path, Source: args[0]}, ExitCode: code}
 				for _, p := range m.net.Params {
 					doc.Model.Parameters = append(doc.Model.Parameters, jsonParam{p.Name, p.Value})
 				}
@@ -463,8 +463,11 @@ type jsonParam struct {
 }
 
 type jsonModel struct {
-	Name       string      `json:"name"`
-	File       string      `json:"file"`
+	Name string `json:"name"`
+	File string `json:"file"`
+	// Source is the MODEL argument as given (a path or a bundled model's
+	// name), so that tcheck replay finds the model again.
+	Source     string      `json:"source,omitempty"`
 	Parameters []jsonParam `json:"parameters"`
 }
 

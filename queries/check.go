@@ -34,6 +34,11 @@ type Options struct {
 	// zones. sup/inf values become bounds (Value.Approx). deadlock and the
 	// liveness queries ignore it and explore exactly.
 	Hull bool
+	// Subsumption chooses how a new zone is found covered by a stored one:
+	// inclusion (the default) or aLU subsumption (zone.ALU: Herbreteau,
+	// Srivathsan, Walukiewicz, LICS 2012), used for E<> and A[] only;
+	// sup/inf, deadlock and liveness queries are explored with inclusion.
+	Subsumption zone.Subsumption
 }
 
 // Value is the answer of a sup or inf query for one expression.
@@ -406,6 +411,14 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	// deadlocks of their own.
 	hull := opts.Hull && !deadlock
 	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Hull: hull}
+	if opts.Subsumption == zone.ALU && open == len(ms) {
+		// aLU subsumption preserves the reachability of locations, data and
+		// clock constraints whose constants are in the LU bounds (the query's
+		// are); the sup/inf accumulators read every stored zone's bounds and
+		// are left to inclusion. zone.Search refuses it for M/M+ (deadlock),
+		// the hull and diagonal constraints.
+		zopts.Subsumption = zone.ALU
+	}
 	if opts.Progress != nil {
 		zopts.Progress = func(s zone.Stats) { opts.Progress(qs, s) }
 	}

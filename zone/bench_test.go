@@ -18,8 +18,8 @@ func compile(tb testing.TB, path string, overrides map[string]int64) *model.Netw
 }
 
 // exploreAll explores the whole zone graph and returns the statistics.
-func exploreAll(tb testing.TB, net *model.Network, x zone.Extrapolation) zone.Result {
-	res := zone.Search(zone.NewSystem(net), zone.Options{Extrapolation: x}, func(*zone.Visit) bool { return false })
+func exploreAll(tb testing.TB, net *model.Network, x zone.Extrapolation, sub zone.Subsumption) zone.Result {
+	res := zone.Search(zone.NewSystem(net), zone.Options{Extrapolation: x, Subsumption: sub}, func(*zone.Visit) bool { return false })
 	if res.Reason != zone.Completed {
 		tb.Fatalf("search ended: %v (%v)", res.Reason, res.Err)
 	}
@@ -30,37 +30,77 @@ func exploreAll(tb testing.TB, net *model.Network, x zone.Extrapolation) zone.Re
 // (testdata/fischer.yaml, TChecker's examples/fischer.sh N 10) with
 // Extra_LU+ and local bounds, as for an unreachable property. Reference,
 // TChecker 0.8 (tck-reach -a covreach -s bfs) on this machine kind: N=8
-// 25,080 zones in 1.9 s, N=9 81,035 in 8.3 s, N=10 260,998 in 45 s.
+// 25,080 zones in 1.9 s, N=9 81,035 in 8.3 s, N=10 260,998 in 45 s. Each
+// size runs with inclusion and with aLU subsumption (Options.Subsumption).
 //
-//	go test -run XXX -bench Fischer -benchtime 1x ./zone/
+//	go test -run XXX -bench 'Fischer/N=10/' -benchtime 1x ./zone/
 func BenchmarkFischer(b *testing.B) {
 	for n := int64(4); n <= 10; n++ {
-		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			net := compile(b, "../testdata/fischer.yaml", map[string]int64{"N": n})
-			var res zone.Result
-			for b.Loop() {
-				res = exploreAll(b, net, zone.Extrapolation{Local: true})
-			}
-			b.ReportMetric(float64(res.Stored), "stored")
-			b.ReportMetric(float64(res.PeakMemory)/(1<<20), "peakMiB")
-		})
+		for _, sub := range []zone.Subsumption{zone.Inclusion, zone.ALU} {
+			b.Run(fmt.Sprintf("N=%d/%v", n, sub), func(b *testing.B) {
+				net := compile(b, "../testdata/fischer.yaml", map[string]int64{"N": n})
+				var res zone.Result
+				for b.Loop() {
+					res = exploreAll(b, net, zone.Extrapolation{Local: true}, sub)
+				}
+				b.ReportMetric(float64(res.Stored), "stored")
+				b.ReportMetric(float64(res.PeakMemory)/(1<<20), "peakMiB")
+			})
+		}
 	}
 }
 
 // BenchmarkCSMACD explores the full zone graph of CSMA/CD
 // (testdata/csmacd.yaml, TChecker's examples/csmacd.sh N 808 26).
 // Reference, TChecker 0.8: N=8 20,738 zones in 0.8 s, N=10 144,898 in 10 s.
+// Each size runs with inclusion and with aLU subsumption.
 //
 //	go test -run XXX -bench CSMACD -benchtime 1x ./zone/
 func BenchmarkCSMACD(b *testing.B) {
 	for n := int64(4); n <= 10; n++ {
-		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			net := compile(b, "../testdata/csmacd.yaml", map[string]int64{"N": n})
+		for _, sub := range []zone.Subsumption{zone.Inclusion, zone.ALU} {
+			b.Run(fmt.Sprintf("N=%d/%v", n, sub), func(b *testing.B) {
+				net := compile(b, "../testdata/csmacd.yaml", map[string]int64{"N": n})
+				var res zone.Result
+				for b.Loop() {
+					res = exploreAll(b, net, zone.Extrapolation{Local: true}, sub)
+				}
+				b.ReportMetric(float64(res.Stored), "stored")
+				b.ReportMetric(float64(res.PeakMemory)/(1<<20), "peakMiB")
+			})
+		}
+	}
+}
+
+// BenchmarkAgreement explores the full zone graph of the agreement model
+// (agreement/agreement.yaml, d = 1, other parameters the file's) as for its
+// query termination, A[] (exists i Proc(i).wait) imply t <= U (satisfied:
+// the whole graph), with Extra_LU+, local bounds and the query's constant
+// U = 8 added to the bounds of clock t, with inclusion and with aLU. The
+// same exploration as
+//
+//	go run ./cmd/tcheck verify agreement --set d=1 -q termination --stats
+//
+// run with
+//
+//	go test -run XXX -bench Agreement -benchtime 1x ./zone/
+func BenchmarkAgreement(b *testing.B) {
+	net := compile(b, "../agreement/agreement.yaml", map[string]int64{"d": 1})
+	x := zone.Extrapolation{Local: true, ExtraL: make([]int32, len(net.Clocks)), ExtraU: make([]int32, len(net.Clocks))}
+	for c := range net.Clocks {
+		x.ExtraL[c], x.ExtraU[c] = model.NoBound, model.NoBound
+		if net.Clocks[c].Name == "t" {
+			x.ExtraL[c], x.ExtraU[c] = 8, 8 // U = (2f-1)D + max(T, 3D), D = d + c2 = 2, T = 5
+		}
+	}
+	for _, sub := range []zone.Subsumption{zone.Inclusion, zone.ALU} {
+		b.Run(sub.String(), func(b *testing.B) {
 			var res zone.Result
 			for b.Loop() {
-				res = exploreAll(b, net, zone.Extrapolation{Local: true})
+				res = exploreAll(b, net, x, sub)
 			}
 			b.ReportMetric(float64(res.Stored), "stored")
+			b.ReportMetric(float64(res.Explored), "explored")
 			b.ReportMetric(float64(res.PeakMemory)/(1<<20), "peakMiB")
 		})
 	}

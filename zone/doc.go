@@ -34,7 +34,13 @@
 // variables); each key holds the zones stored for it. A successor whose zone
 // is included in a stored zone is covered and dropped; stored zones included
 // in a new one are evicted and marked covered so the waiting list skips them
-// (TChecker's covreach with full covering). The search is breadth-first by
-// default (shortest traces) or depth-first, and deterministic: successors are
-// generated in process and edge order, and nothing ranges over a Go map.
+// (TChecker's covreach with full covering). With Options.Subsumption = ALU,
+// "included in" becomes "included in the aLU abstraction of", both ways
+// (Herbreteau, Srivathsan, Walukiewicz, LICS 2012; TChecker's aLU-covreach),
+// under the LU bounds of the location vector that the extrapolation uses;
+// ResolveSubsumption says where it falls back to inclusion (convex hull,
+// Extra_M/M+ as for deadlock, no extrapolation, diagonal constraints).
+// The search is breadth-first by default (shortest traces) or depth-first,
+// and deterministic: successors are generated in process and edge order,
+// and nothing ranges over a Go map.
 package zone

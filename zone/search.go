@@ -60,6 +60,10 @@ type Options struct {
 	// passedList.insertHull). Visitors then see supersets of the exact
 	// successors, so a state they find may be unreachable.
 	Hull bool
+	// Subsumption is how a stored zone covers a new one (Inclusion by
+	// default); ALU is used only where ResolveSubsumption allows it, and
+	// Result.Extrapolation says which was used.
+	Subsumption Subsumption
 }
 
 // Stats are the counters of a search. Elapsed and PeakMemory are volatile.
@@ -129,9 +133,17 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	if opts.Hull {
 		res.Extrapolation += ", convex-hull over-approximation"
 	}
+	sub, refused := ResolveSubsumption(sys, opts)
+	res.Extrapolation += describeSubsumption(sub, refused)
 	st := NewStepper(sys)
 	xp := newExtrapolator(sys, opts.Extrapolation)
 	passed := newPassedList(sys.Dim, opts.FullZones, opts.Hull)
+	if sub == ALU {
+		// The extrapolator computes the bounds of the location vector
+		// (local) or once (global) before each insert: the same bounds,
+		// query constants included, serve the subsumption.
+		passed.useALU(xp.l, xp.u)
+	}
 	wait := &waitingList{order: opts.Order}
 	mem := newMemSampler()
 

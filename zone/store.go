@@ -394,22 +394,37 @@ type passedList struct {
 	cover  int64 // successors dropped as included plus stored nodes evicted
 	codec  zoneCodec
 	nodes  arena[Node]
+	// alu: subsumption by aLU (see Subsumption) with the bounds l, u of
+	// the location vector of the zone being inserted (the extrapolator's
+	// arrays, updated in place before each insert); row0 is scratch.
+	alu  bool
+	l, u []int32
+	row0 []dbm.Bound
 }
 
 func newPassedList(dim int, full, hull bool) *passedList {
 	return &passedList{dim: dim, hull: hull, m: make(map[string]*Node), codec: newZoneCodec(dim, full)}
 }
 
+// useALU switches the list to aLU subsumption with the bounds l, u (read
+// at each insert; the caller updates them in place for the location
+// vector of the zone inserted).
+func (p *passedList) useALU(l, u []int32) {
+	p.alu, p.l, p.u = true, l, u
+	p.row0 = make([]dbm.Bound, p.dim)
+}
+
 // insert adds (key, z) unless a stored zone for key includes z. Stored zones
 // included in z are evicted and marked covered (TChecker's covreach with
-// full covering). It returns the new node or nil if z was covered.
+// full covering). With alu, "includes" is "whose aLU abstraction
+// includes", both ways. It returns the new node or nil if z was covered.
 func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) *Node {
 	head := p.m[string(key)]
 	if p.hull && head != nil {
 		return p.insertHull(head, z, parent, moveIdx)
 	}
 	for n := head; n != nil; n = n.next {
-		if subsetEqNode(z, n) {
+		if p.alu && p.aluCovers(z, n) || !p.alu && subsetEqNode(z, n) {
 			p.cover++
 			return nil
 		}
@@ -420,7 +435,7 @@ func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) 
 		// evict the stored zones included in z
 		var prev *Node
 		for n := head; n != nil; n = n.next {
-			if nodeSubsetEq(n, z.M, p.codec.scratch) {
+			if p.alu && p.aluEvicts(n, z) || !p.alu && nodeSubsetEq(n, z.M, p.codec.scratch) {
 				n.covered = true
 				p.cover++
 				p.stored--

@@ -370,7 +370,7 @@ func checkModel(ctx context.Context, r *FileResult, src []byte, o Options) {
 		r.Err = err
 		return
 	}
-	co := queries.Options{Order: o.Check.Order, Extrapolation: o.Check.Extrapolation, GlobalBounds: o.Check.GlobalBounds, FullZones: o.Check.FullZones, Hull: o.Check.Hull, Limits: o.Check.Limits}
+	co := queries.Options{Order: o.Check.Order, Extrapolation: o.Check.Extrapolation, GlobalBounds: o.Check.GlobalBounds, FullZones: o.Check.FullZones, Hull: o.Check.Hull, Subsumption: o.Check.Subsumption, Limits: o.Check.Limits}
 	if co.Limits.Cancel == nil {
 		co.Limits.Cancel = ctx.Done()
 	}

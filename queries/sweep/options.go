@@ -21,13 +21,14 @@ type Options struct {
 	GlobalBounds  bool
 	FullZones     bool
 	Hull          bool // convex-hull over-approximation (queries.Options.Hull)
+	Subsumption   zone.Subsumption
 	Limits        zone.Limits
 	// SkipInTest: `test: false`, see SkippedInTest.
 	SkipInTest bool
 }
 
 func (o Options) check() queries.Options {
-	return queries.Options{Order: o.Order, Extrapolation: o.Extrapolation, GlobalBounds: o.GlobalBounds, FullZones: o.FullZones, Hull: o.Hull, Limits: o.Limits}
+	return queries.Options{Order: o.Order, Extrapolation: o.Extrapolation, GlobalBounds: o.GlobalBounds, FullZones: o.FullZones, Hull: o.Hull, Subsumption: o.Subsumption, Limits: o.Limits}
 }
 
 // ParseBytes reads sizes like 512MB, 2GiB, 1000000.

@@ -248,7 +248,7 @@ func sweepSpec(cmd *cobra.Command, arg string, sf *searchFlags, qs, grid []strin
 	sort.Slice(set, func(i, j int) bool { return set[i].Name < set[j].Name })
 	return sweep.New(sweep.Args{
 		Model: ms, Queries: qs, Grid: sweep.Grid{g}, Where: where, Set: set,
-		Options: sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Hull: opts.Hull, Limits: opts.Limits},
+		Options: sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Hull: opts.Hull, Subsumption: opts.Subsumption, Limits: opts.Limits},
 	})
 }
 

@@ -61,7 +61,7 @@ load, or a model runtime error).`,
 			}
 			applyMemoryLimit(opts.Limits.MaxMemory)
 			o := regress.Options{
-				Check:   sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Hull: opts.Hull, Limits: opts.Limits},
+				Check:   sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Hull: opts.Hull, Subsumption: opts.Subsumption, Limits: opts.Limits},
 				Jobs:    jobs,
 				Resolve: resolveSweepModel,
 				Parse:   parseModelFile,
@@ -155,6 +155,7 @@ load, or a model runtime error).`,
 	fl.DurationVar(&sf.timeout, "timeout", 0, "a query (a sweep point) taking longer fails as unknown, e.g. 30s (0: no limit)")
 	fl.StringVar(&sf.maxMemory, "max-memory", "", "stop an exploration above this heap size, e.g. 2GiB")
 	fl.BoolVar(&sf.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
+	fl.StringVar(&sf.subsumption, "subsumption", "inclusion", "how a stored zone covers a new one: inclusion, or alu (aLU subsumption, for E<> and A[])")
 	fl.BoolVar(&sf.hull, "hull", false, "convex-hull over-approximation, as in verify: A[] satisfied and E<> violated are decided by it, reached goals are re-checked exactly, sup/inf values become bounds")
 	fl.StringVar(&sf.maxInput, "max-input", "", "refuse model and sweep files larger than this, e.g. 64MiB (default 8MiB)")
 	fl.StringVar(&runRE, "run", "", "check only the queries whose name matches this regular expression")

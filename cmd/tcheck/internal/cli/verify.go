@@ -37,6 +37,7 @@ type searchFlags struct {
 	fullZones    bool
 	hull         bool
 	maxInput     string
+	subsumption  string
 }
 
 func (f *searchFlags) register(cmd *cobra.Command) {
@@ -49,6 +50,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.maxMemory, "max-memory", "", "stop with verdict unknown above this heap size, e.g. 2GiB, 500MB")
 	fl.StringArrayVar(&f.sets, "set", nil, "override a model parameter: --set name=value (repeatable)")
 	fl.BoolVar(&f.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
+	fl.StringVar(&f.subsumption, "subsumption", "inclusion", "how a stored zone covers a new one: inclusion, or alu (aLU subsumption, LICS 2012; for E<> and A[] under lu/lu+, else inclusion)")
 	fl.StringVar(&f.maxInput, "max-input", "", "refuse model, query and sweep files larger than this, e.g. 64MiB (default 8MiB)")
 	fl.BoolVar(&f.hull, "hull", false, "convex-hull over-approximation (UPPAAL's -A): A[] satisfied and E<> violated are decided by it, reached goals are re-checked exactly, sup/inf values become bounds")
 }
@@ -69,6 +71,13 @@ func (f *searchFlags) options() (queries.Options, error) {
 	}
 	o.Extrapolation = k
 	o.GlobalBounds = f.globalBounds
+	if f.subsumption != "" {
+		sub, err := zone.ParseSubsumption(f.subsumption)
+		if err != nil {
+			return o, fmt.Errorf("--subsumption: %v", err)
+		}
+		o.Subsumption = sub
+	}
 	o.FullZones = f.fullZones
 	o.Hull = f.hull
 	if f.maxStates < 0 {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -211,6 +212,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"verify", "../../../../testdata/fischer.yaml", "--max-memory", "12XB"}, `--max-memory: "12XB" is not a size`},
 		{[]string{"verify", "../../../../testdata/fischer.yaml", "--set", "N=99999999999"}, "tcheck: --set N=99999999999: the value does not fit in 32 bits"},
 		{[]string{"verify", "agrement"}, "(did you mean the bundled model agreement?)"},
+		{[]string{"verify", "../../../../testdata/fischer.yaml", "--subsumption", "lu"}, "--subsumption:"},
 	} {
 		code, _, errOut := run(tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.msg) {
@@ -245,5 +247,29 @@ func TestVerifyInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "interrupted:") {
 		t.Errorf("stderr %q", errOut)
+	}
+}
+
+// TestVerifySubsumption checks --subsumption alu: the same verdict, fewer
+// stored zones where global bounds leave room (Fischer N = 6 under Extra_LU
+// with global bounds: 835,735 zones with inclusion, 26,799 with aLU), and
+// the output says which subsumption was used; deadlock falls back to
+// inclusion.
+func TestVerifySubsumption(t *testing.T) {
+	base := []string{"verify", "../../../../testdata/fischer.yaml", "--set", "N=5", "--global-bounds", "--extrapolation", "lu", "--stats", "--no-progress", "-q", "mutex"}
+	_, incl, _ := run(base...)
+	code, alu, errOut := run(append(base, "--subsumption", "alu")...)
+	if code != 0 || !strings.Contains(alu, "satisfied") || !strings.Contains(alu, "aLU subsumption") {
+		t.Fatalf("exit %d\n%s%s", code, alu, errOut)
+	}
+	stored := regexp.MustCompile(`stored (\d+)`)
+	ni, _ := strconv.Atoi(stored.FindStringSubmatch(incl)[1])
+	na, _ := strconv.Atoi(stored.FindStringSubmatch(alu)[1])
+	if na >= ni {
+		t.Fatalf("aLU stored %d zones, inclusion %d", na, ni)
+	}
+	_, dl, _ := run("verify", "../../../../testdata/fischer.yaml", "-q", "no-deadlock", "--stats", "--no-progress", "--subsumption", "alu")
+	if !strings.Contains(dl, "satisfied") || strings.Contains(dl, "aLU subsumption") {
+		t.Fatalf("deadlock under --subsumption alu:\n%s", dl)
 	}
 }

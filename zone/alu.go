@@ -1,0 +1,204 @@
+package zone
+
+import (
+	"fmt"
+
+	"github.com/tcheck/tcheck/dbm"
+)
+
+// Subsumption selects when a new zone is covered by a stored one of the
+// same discrete part (and when a stored one is evicted by a new one).
+type Subsumption int
+
+const (
+	// Inclusion covers Z by Z' when Z ⊆ Z' (the default).
+	Inclusion Subsumption = iota
+	// ALU covers Z by Z' when Z ⊆ aLU(Z'), the abstraction by
+	// LU-simulation with the LU bounds of the discrete part's location
+	// vector (Herbreteau, Srivathsan, Walukiewicz, "Better abstractions for
+	// timed automata", LICS 2012; TChecker's aLU-covreach). aLU(Z') ⊇ Z' and
+	// is the coarsest abstraction sound for reachability given those
+	// bounds, so fewer zones are stored. It preserves the reachability of
+	// locations, data and clock constraints whose constants are in the
+	// bounds, not deadlocks; see ResolveSubsumption for where it is used.
+	ALU
+)
+
+var subsumptionNames = [...]string{"inclusion", "alu"}
+
+func (s Subsumption) String() string {
+	if s >= 0 && int(s) < len(subsumptionNames) {
+		return subsumptionNames[s]
+	}
+	return fmt.Sprintf("Subsumption(%d)", int(s))
+}
+
+// ParseSubsumption parses a subsumption name as printed by String.
+func ParseSubsumption(s string) (Subsumption, error) {
+	for i, n := range subsumptionNames {
+		if n == s {
+			return Subsumption(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown subsumption %q (want inclusion or alu)", s)
+}
+
+// ResolveSubsumption returns the subsumption a search of sys with opts
+// uses: opts.Subsumption, except that ALU falls back to Inclusion (with the
+// reason) where it is unsound or unwanted:
+//
+//   - with Hull (one zone per discrete part; no subsumption to choose);
+//   - with an extrapolation kind other than Extra_LU / Extra_LU+: Extra_M
+//     and Extra_M+ are what deadlock asks for, and aLU does not preserve
+//     deadlocks (aLU with L = U = M would be aM, which does not either: a
+//     zone covered by a larger one may be the only one with a deadlocked
+//     valuation); with no extrapolation the bounds are not computed;
+//   - with diagonal constraints (the model's or the extrapolation's): LU
+//     simulation is unsound with diagonals (Bouyer, "Forward analysis of
+//     updatable timed automata", 2004).
+func ResolveSubsumption(sys *System, opts Options) (Subsumption, string) {
+	if opts.Subsumption != ALU {
+		return Inclusion, ""
+	}
+	switch {
+	case opts.Hull:
+		return Inclusion, "convex hull"
+	case opts.Extrapolation.Kind != ExtraLU && opts.Extrapolation.Kind != ExtraLUPlus:
+		return Inclusion, fmt.Sprintf("extrapolation %s", opts.Extrapolation.Kind)
+	case len(opts.Extrapolation.Diagonals) > 0 || sys != nil && len(sys.Net.Diagonals) > 0:
+		return Inclusion, "diagonal constraints"
+	}
+	return ALU, ""
+}
+
+// describeSubsumption is the suffix of Result.Extrapolation for the
+// subsumption used (nothing for plain inclusion when it was asked for).
+func describeSubsumption(used Subsumption, refused string) string {
+	switch {
+	case used == ALU:
+		return ", aLU subsumption"
+	case refused != "":
+		return ", inclusion (aLU refused: " + refused + ")"
+	}
+	return ""
+}
+
+// aluSubsetEq reports whether z ⊆ aLU(zp), for closed non-empty DBMs z and
+// zp of dimension n and LU bounds l, u (l[0] = u[0] = 0; a negative entry,
+// dbm.NoBound, is −∞: the clock is never compared that way).
+//
+// Contract: Herbreteau, Srivathsan and Walukiewicz, "Better abstractions
+// for timed automata" (LICS 2012), Theorem 3 (in the form of TChecker's
+// dbm::is_alu_le): z ⊄ aLU(zp) iff there are clocks x ≠ y (the reference
+// clock 0 included) with
+//
+//	z[0][x] ≥ (≤ −U(x))  and  zp[y][x] < z[y][x]  and  zp[y][x] + (< −L(y)) < z[0][x]
+//
+// where U(x) = −∞ or L(y) = −∞ rules the pair out. O(n²), no allocation.
+// Tested against the definition by LU-simulation of points
+// (TestALUSubsetEqAgainstPoints).
+func aluSubsetEq(z, zp []dbm.Bound, n int, l, u []int32) bool {
+	for x := 0; x < n; x++ {
+		if u[x] < 0 {
+			continue
+		}
+		z0x := z[x]
+		if z0x < dbm.LE(-u[x]) {
+			continue
+		}
+		for y := 0; y < n; y++ {
+			if y == x || l[y] < 0 {
+				continue
+			}
+			b := zp[y*n+x]
+			if b >= z[y*n+x] {
+				continue
+			}
+			if b.Add(dbm.LT(-l[y])) < z0x {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// minimalNotCovered reports whether one of the constraints of the minimal
+// set s (entries of the stored closed zone Z') is a witness pair (y, x) of
+// z ⊄ aLU(Z') (see aluSubsetEq). False says nothing: the witness may be an
+// implied entry.
+func minimalNotCovered(z []dbm.Bound, n int, s []byte, w uint8, l, u []int32) bool {
+	step := 2 + int(w)
+	for k := 0; k+step <= len(s); k += step {
+		r := s[k : k+step]
+		y, x := int(r[0]), int(r[1])
+		if u[x] < 0 || l[y] < 0 {
+			continue
+		}
+		z0x := z[x]
+		if z0x < dbm.LE(-u[x]) {
+			continue
+		}
+		b := minimalBound(r, w)
+		if b < z[y*n+x] && b.Add(dbm.LT(-l[y])) < z0x {
+			return true
+		}
+	}
+	return false
+}
+
+// minimalNotEvicted reports whether a witness of Z' ⊄ aLU(z) can be read
+// off the minimal set s of Z' alone: a pair (y, x) whose entry Z'[y][x] is
+// stored and whose Z'[0][x] is known (x = 0, or stored). row0 is scratch of
+// length n. False says nothing.
+func minimalNotEvicted(s []byte, w uint8, z []dbm.Bound, n int, l, u []int32, row0 []dbm.Bound) bool {
+	step := 2 + int(w)
+	for i := range row0 {
+		row0[i] = dbm.LTInf // unknown: a real row-0 entry is ≤ (≤ 0)
+	}
+	row0[0] = dbm.LEZero
+	for k := 0; k+step <= len(s); k += step {
+		if r := s[k : k+step]; r[0] == 0 {
+			row0[r[1]] = minimalBound(r, w)
+		}
+	}
+	for k := 0; k+step <= len(s); k += step {
+		r := s[k : k+step]
+		y, x := int(r[0]), int(r[1])
+		p0x := row0[x]
+		if p0x == dbm.LTInf || u[x] < 0 || l[y] < 0 || p0x < dbm.LE(-u[x]) {
+			continue
+		}
+		zyx := z[y*n+x]
+		if zyx < minimalBound(r, w) && zyx.Add(dbm.LT(-l[y])) < p0x {
+			return true
+		}
+	}
+	return false
+}
+
+// aluCovers reports whether z ⊆ aLU(n's zone) under the bounds l, u of
+// the key's location vector. Plain inclusion, read from the stored
+// constraints, is tried first; a witness among the stored constraints
+// rules coverage out without decoding a minimal zone.
+func (p *passedList) aluCovers(z dbm.DBM, n *Node) bool {
+	if subsetEqNode(z, n) {
+		return true
+	}
+	if n.minimal && minimalNotCovered(z.M, z.Dim, n.zone, n.width, p.l, p.u) {
+		return false
+	}
+	s := p.codec.scratch
+	n.LoadZone(s)
+	return aluSubsetEq(z.M, s.M, z.Dim, p.l, p.u)
+}
+
+// aluEvicts reports whether n's zone ⊆ aLU(z) (which holds when it is
+// included in z).
+func (p *passedList) aluEvicts(n *Node, z dbm.DBM) bool {
+	if n.minimal && minimalNotEvicted(n.zone, n.width, z.M, z.Dim, p.l, p.u, p.row0) {
+		return false
+	}
+	s := p.codec.scratch
+	n.LoadZone(s)
+	return aluSubsetEq(s.M, z.M, z.Dim, p.l, p.u)
+}

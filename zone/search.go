@@ -303,15 +303,22 @@ type memSampler struct {
 	peak uint64
 }
 
-// newMemSampler starts tracking after a garbage collection, so that the
-// peak measures this search, not the garbage an earlier one left (a sweep
-// runs its points one after another in the same process).
+// newMemSampler starts tracking after a garbage collection when the heap
+// holds more than gcBeforeSearch bytes, so that the peak measures this
+// search, not the garbage an earlier one left (a sweep runs its points one
+// after another in the same process). Below that the collection is skipped:
+// it costs small searches far more than they cost themselves, and the peak
+// then includes at most that much of earlier garbage.
 func newMemSampler() *memSampler {
-	runtime.GC()
 	m := &memSampler{s: []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}}
+	if metrics.Read(m.s); m.s[0].Value.Kind() != metrics.KindUint64 || m.s[0].Value.Uint64() > gcBeforeSearch {
+		runtime.GC()
+	}
 	m.sample()
 	return m
 }
+
+const gcBeforeSearch = 64 << 20
 
 func (m *memSampler) sample() uint64 {
 	metrics.Read(m.s)

@@ -363,15 +363,23 @@ func minimalWithin(z []byte, w uint8, m []dbm.Bound, n int) bool {
 
 // arena hands out slices from large chunks, so that stored zones and moves
 // cost no per-node allocation header and stay close in memory.
+// Chunks start small and double up to arenaChunk elements, so that the
+// many tiny searches of a test suite or a sweep of small points do not
+// each clear megabytes.
 type arena[T any] struct {
 	chunk []T
+	next  int // the size of the next chunk
 }
 
-const arenaChunk = 1 << 16
+const (
+	arenaFirstChunk = 1 << 8
+	arenaChunk      = 1 << 16
+)
 
 func (a *arena[T]) alloc(n int) []T {
 	if n > len(a.chunk) {
-		size := arenaChunk
+		size := max(a.next, arenaFirstChunk)
+		a.next = min(2*size, arenaChunk)
 		if n > size {
 			size = n
 		}

@@ -1,0 +1,658 @@
+package difftest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/syntax"
+	"github.com/tcheck/tcheck/model/uppaal"
+	"github.com/tcheck/tcheck/queries"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// SupValue is a reference supremum (refcheck.SupValue): None (no state
+// satisfies the condition), Inf, Bound (Strict: not attained), or AtLeast:
+// the supremum exceeds Bound (maybe +∞), when the reference gave up at its
+// ceiling.
+type SupValue struct {
+	None, Inf bool
+	Bound     int64
+	Strict    bool
+	AtLeast   bool
+}
+
+func (v SupValue) String() string {
+	switch {
+	case v.None:
+		return "none"
+	case v.Inf:
+		return "inf"
+	case v.AtLeast:
+		return fmt.Sprintf(">%d", v.Bound)
+	case v.Strict:
+		return fmt.Sprintf("<%d", v.Bound)
+	}
+	return fmt.Sprint(v.Bound)
+}
+
+// ErrKind classifies an error of the reference.
+type ErrKind int
+
+const (
+	ErrNone        ErrKind = iota
+	ErrUnsupported         // the model is outside what the reference handles
+	ErrLimit               // the reference's state limit
+	ErrModel               // a reachable move raised a run-time model error
+	ErrOther               // anything else: a failure of the reference
+)
+
+// Reference is an independent checker: E<> f (Reachable), A[] f
+// (Invariant) and sup{cond}: x over a clock. Package refcheck provides
+// the real one (RegionReference); tests substitute wrong ones to show the
+// harness fails.
+type Reference interface {
+	Reachable(net *model.Network, f *model.Formula) (bool, error)
+	Invariant(net *model.Network, f *model.Formula) (bool, error)
+	Sup(net *model.Network, cond *model.Formula, clock int) (SupValue, error)
+	Kind(err error) ErrKind
+}
+
+// Config is one way of running tcheck whose verdicts must not differ from
+// any other: the options, and Via "xml" or "xta" for a round trip of the
+// model through UPPAAL's formats before checking.
+type Config struct {
+	Name string
+	Opts queries.Options
+	Via  string
+}
+
+// Configs are the configurations compared; the first is the baseline.
+var Configs = []Config{
+	{Name: "lu+"},
+	{Name: "lu", Opts: queries.Options{Extrapolation: zone.ExtraLU}},
+	{Name: "m+", Opts: queries.Options{Extrapolation: zone.ExtraMPlus}},
+	{Name: "m", Opts: queries.Options{Extrapolation: zone.ExtraM}},
+	{Name: "none", Opts: queries.Options{Extrapolation: zone.ExtraNone}},
+	{Name: "dfs", Opts: queries.Options{Order: zone.DFS}},
+	{Name: "full-zones", Opts: queries.Options{FullZones: true}},
+	{Name: "global-bounds", Opts: queries.Options{GlobalBounds: true}},
+	{Name: "hull", Opts: queries.Options{Hull: true}},
+	{Name: "dfs+hull+global-bounds+m", Opts: queries.Options{Order: zone.DFS, Hull: true, GlobalBounds: true, Extrapolation: zone.ExtraM}},
+	{Name: "alu", Opts: queries.Options{Subsumption: zone.ALU}},
+	{Name: "alu+global-bounds+lu+dfs", Opts: queries.Options{Subsumption: zone.ALU, GlobalBounds: true, Extrapolation: zone.ExtraLU, Order: zone.DFS}},
+	{Name: "xml", Via: "xml"},
+	{Name: "xta", Via: "xta"},
+}
+
+// MaxStates bounds every exploration of tcheck (NoneMaxStates that of
+// Extra_None, which need not terminate), RefMaxStates the reference's.
+const (
+	MaxStates     = 10000
+	NoneMaxStates = 2000
+	RefMaxStates  = 100000
+	// Timeout ends a tcheck check (all explorations of one configuration)
+	// that runs away: verdict unknown, a failure except under Extra_None.
+	Timeout = 3 * time.Second
+)
+
+// SupCeiling is the reference's ceiling for sup values.
+const SupCeiling = 64
+
+// Stats counts what a run compared.
+type Stats struct {
+	Models   int
+	Queries  int
+	ByKind   map[string]int // queries by kind: E<>, A[], deadlock, sup
+	Compared int            // (query, configuration) results compared
+	// Reference answers: decided, unsupported, over its limit, model error.
+	RefDecided, RefUnsupported, RefLimit, RefModelError int
+	// NoneUnknown counts results of Extra_None that hit the state limit
+	// (no extrapolation need not terminate): not compared.
+	NoneUnknown int
+	// SkippedSlow counts (query, configuration) pairs not checked: sup
+	// queries with an infinite value outside the baseline (Harness.SlowSupAll).
+	SkippedSlow int
+	// Imprecise counts sup results ">K" or unknown where the supremum is
+	// infinite or beyond the reference's ceiling (sound, not exact).
+	Imprecise int
+	Traces    int // traces checked for replay
+	Errors    int // tcheck results with verdict error (accepted)
+	// Undecided counts sup queries that neither the reference nor tcheck
+	// (within SlowSupDeadline) could answer.
+	Undecided int
+}
+
+func (s *Stats) Add(o Stats) {
+	s.Models += o.Models
+	s.Queries += o.Queries
+	s.Compared += o.Compared
+	s.RefDecided += o.RefDecided
+	s.RefUnsupported += o.RefUnsupported
+	s.RefLimit += o.RefLimit
+	s.RefModelError += o.RefModelError
+	s.NoneUnknown += o.NoneUnknown
+	s.Traces += o.Traces
+	s.SkippedSlow += o.SkippedSlow
+	s.Imprecise += o.Imprecise
+	s.Undecided += o.Undecided
+	s.Errors += o.Errors
+	for k, v := range o.ByKind {
+		if s.ByKind == nil {
+			s.ByKind = map[string]int{}
+		}
+		s.ByKind[k] += v
+	}
+}
+
+// Disagreement is one failed comparison.
+type Disagreement struct {
+	Query  string // name and formula
+	Config string // "" for the model as a whole
+	Msg    string
+}
+
+func (d Disagreement) String() string {
+	if d.Config == "" {
+		return fmt.Sprintf("%s: %s", d.Query, d.Msg)
+	}
+	return fmt.Sprintf("%s [%s]: %s", d.Query, d.Config, d.Msg)
+}
+
+// Outcome is the result of comparing one model.
+type Outcome struct {
+	Stats         Stats
+	Disagreements []Disagreement
+}
+
+// expectation is what a tcheck result may be, for one query.
+type expectation struct {
+	decided             bool // false: nothing to compare with
+	posOK, negOK, errOK bool // positive: E<> satisfied / A[] violated
+	sup                 *SupValue
+	from                string // "reference" or "baseline"
+	ref                 string // what the reference said, for messages
+}
+
+var trueFormula = &model.Formula{Kind: model.FTrue, Src: "true"}
+
+type run struct {
+	refGaveUp bool // the reference answered unsupported or its limit once
+	text      []byte
+	ref       Reference
+	out       *Outcome
+	net       *model.Network
+	qs        []*queries.Query
+}
+
+func (r *run) fail(q *queries.Query, cfg, format string, a ...any) {
+	name := "model"
+	if q != nil {
+		name = fmt.Sprintf("%s (%s)", q.Name, q.Src)
+	}
+	r.out.Disagreements = append(r.out.Disagreements, Disagreement{name, cfg, fmt.Sprintf(format, a...)})
+}
+
+// Harness compares tcheck under Configs (the first is the baseline) with
+// Ref (nil: tcheck against itself only).
+type Harness struct {
+	Ref     Reference
+	Configs []Config
+	// SlowSupAll checks sup queries whose supremum is infinite (or beyond
+	// the reference's ceiling) under every configuration; by default only
+	// the baseline checks them, with a deadline of SlowSupDeadline: tcheck
+	// doubles the clock's bound up to 2^20 on them (docs/queries.md),
+	// which can take seconds (docs/difftest.md).
+	SlowSupAll bool
+}
+
+// SlowSupDeadline bounds tcheck's time on a sup query whose value is
+// infinite; NoneDeadline an exploration under Extra_None (which need not
+// terminate, even with one stored state whose zone keeps growing).
+const (
+	SlowSupDeadline = 300 * time.Millisecond
+	NoneDeadline    = 300 * time.Millisecond
+)
+
+// Compare checks the model text under every configuration and against
+// ref (nil: tcheck against itself only).
+func Compare(text []byte, ref Reference) *Outcome {
+	return (&Harness{Ref: ref, Configs: Configs, SlowSupAll: true}).Compare(text)
+}
+
+// Compare checks one model.
+func (h *Harness) Compare(text []byte) *Outcome {
+	configs := h.Configs
+	if len(configs) == 0 {
+		configs = Configs
+	}
+	out := &Outcome{}
+	r := &run{text: text, ref: h.Ref, out: out}
+	f, err := model.Parse("gen.yaml", text)
+	if err != nil {
+		r.fail(nil, "", "generated model does not parse: %v", err)
+		return out
+	}
+	r.net, err = f.Compile(nil)
+	if err != nil {
+		r.fail(nil, "", "generated model does not compile: %v", err)
+		return out
+	}
+	r.qs, err = queries.FromFile(r.net, f, nil)
+	if err == nil {
+		err = queries.FirstErr(r.qs)
+	}
+	if err != nil {
+		r.fail(nil, "", "generated queries do not compile: %v", err)
+		return out
+	}
+	out.Stats.Models = 1
+	out.Stats.Queries = len(r.qs)
+	out.Stats.ByKind = map[string]int{}
+	for _, q := range r.qs {
+		out.Stats.ByKind[kindName(q)]++
+	}
+	exps := make([]expectation, len(r.qs))
+	slow := make([]bool, len(r.qs))
+	for qi, q := range r.qs {
+		exps[qi] = r.refExpect(q)
+		e := exps[qi]
+		if q.Kind == syntax.QuerySup && (e.sup != nil && (e.sup.Inf || e.sup.AtLeast) || !e.decided && e.from == "") {
+			// infinite, beyond the reference's ceiling, or beyond its
+			// state limit: likely to make tcheck double K up to 2^20
+			slow[qi] = true
+		}
+	}
+	var base []*queries.Result
+	for ci, c := range configs {
+		res := r.check(f, c, slow, ci == 0 || h.SlowSupAll && c.Opts.Order != zone.DFS && !c.Opts.Hull)
+		if ci == 0 {
+			base = res
+			if base == nil {
+				return out
+			}
+			for qi, q := range r.qs {
+				if !exps[qi].decided && exps[qi].from == "" {
+					exps[qi] = r.baseExpect(q, base[qi])
+				}
+			}
+		}
+		if res == nil {
+			continue
+		}
+		for qi, q := range r.qs {
+			if res[qi] == nil {
+				out.Stats.SkippedSlow++
+				continue
+			}
+			if exps[qi].decided {
+				r.compare(q, c, exps[qi], res[qi])
+			}
+		}
+	}
+	return out
+}
+
+func kindName(q *queries.Query) string {
+	switch q.Kind {
+	case syntax.QueryEF:
+		if q.Formula.Has(model.FDeadlock) {
+			return "E<> deadlock"
+		}
+		return "E<>"
+	case syntax.QueryAG:
+		if q.Formula.Has(model.FDeadlock) {
+			return "A[] deadlock"
+		}
+		return "A[]"
+	case syntax.QuerySup:
+		return "sup"
+	}
+	return q.Kind.String()
+}
+
+// check runs tcheck with configuration c; nil when the configuration
+// could not run (a round trip failed: reported). The queries marked slow
+// run apart with a deadline (SlowSupDeadline) when withSlow, else not at
+// all (their results are nil).
+func (r *run) check(f *model.File, c Config, slow []bool, withSlow bool) []*queries.Result {
+	net, qs := r.net, r.qs
+	if c.Via != "" {
+		g, err := roundTrip(f, c.Via)
+		if err == nil {
+			net, err = g.Compile(nil)
+		}
+		if err == nil {
+			qs, err = queries.FromFile(net, g, nil)
+			if err == nil {
+				err = queries.FirstErr(qs)
+			}
+		}
+		if err == nil && len(qs) != len(r.qs) {
+			err = fmt.Errorf("%d queries read back, want %d", len(qs), len(r.qs))
+		}
+		if err != nil {
+			r.fail(nil, c.Name, "round trip: %v", err)
+			return nil
+		}
+	}
+	opts := c.Opts
+	opts.Limits.MaxStates = MaxStates
+	opts.Limits.Deadline = time.Now().Add(Timeout)
+	if opts.Extrapolation == zone.ExtraNone {
+		opts.Limits.MaxStates = NoneMaxStates
+		opts.Limits.Deadline = time.Now().Add(NoneDeadline)
+	}
+	sys := zone.NewSystem(net)
+	out := make([]*queries.Result, len(qs))
+	// E<> and A[] share explorations; each sup query runs on its own,
+	// with its own deadline, so that a slow one cannot starve the others
+	var sel []*queries.Query
+	var idx []int
+	for i, q := range qs {
+		if q.Kind != syntax.QuerySup {
+			sel = append(sel, q)
+			idx = append(idx, i)
+		}
+	}
+	if len(sel) > 0 {
+		for i, res := range queries.Check(sys, sel, opts) {
+			out[idx[i]] = res
+		}
+	}
+	for i, q := range qs {
+		if q.Kind != syntax.QuerySup || slow[i] && !withSlow {
+			continue
+		}
+		o := opts
+		if slow[i] {
+			o.Limits.Deadline = time.Now().Add(SlowSupDeadline)
+		} else if o.Extrapolation != zone.ExtraNone {
+			o.Limits.Deadline = time.Now().Add(Timeout)
+		}
+		out[i] = queries.Check(sys, []*queries.Query{q}, o)[0]
+	}
+	return out
+}
+
+// roundTrip writes f as UPPAAL XML or XTA (with its .q file) and reads it
+// back, as `tcheck convert` does.
+func roundTrip(f *model.File, via string) (*model.File, error) {
+	switch via {
+	case "xml":
+		b, _ := uppaal.FormatXML(f)
+		g, err := uppaal.ParseXML("gen.xml", b)
+		if err != nil {
+			return nil, fmt.Errorf("reading the written XML: %v\n%s", err, b)
+		}
+		return g, nil
+	case "xta":
+		b, _ := uppaal.FormatXTA(f)
+		u, _ := uppaal.ForUPPAAL(f)
+		qb := uppaal.FormatQueries(u.Queries)
+		g, err := uppaal.ParseXTA("gen.xta", b)
+		if err != nil {
+			return nil, fmt.Errorf("reading the written XTA: %v\n%s", err, b)
+		}
+		if err := uppaal.SetQueries(g, "gen.q", qb); err != nil {
+			return nil, fmt.Errorf("reading the written .q file: %v\n%s", err, qb)
+		}
+		return g, nil
+	}
+	return nil, fmt.Errorf("unknown format %q", via)
+}
+
+// refExpect derives what each configuration may answer for query q from
+// the reference (expectation.decided false when it cannot answer).
+//
+// The rule for run-time model errors (an assignment out of range): tcheck
+// stops at the first error it meets, and whether it meets the goal first
+// depends on the search order. So:
+//   - a negative verdict (E<> violated, A[] satisfied, a sup value) claims
+//     a full exploration without error: it must match the reference, and
+//     the reference must not meet an error when it explores everything;
+//   - verdict error is right exactly when a model error is reachable
+//     (the reference meets one);
+//   - a positive verdict (E<> satisfied, A[] violated) must match the
+//     reference's, or, when the reference reports a model error (its
+//     explorations are full, so it then says nothing about the goal), it
+//     must come with a replayed trace: a concrete run, checked by
+//     queries.Replay, is a proof of reachability;
+//   - every positive verdict must come with a replayed trace, and every
+//     verdict error with a model error and a replayed trace to it.
+//
+// When the reference cannot answer (unsupported, its state limit), the
+// baseline configuration's answer takes its place (baseExpect): a
+// positive verdict or error there allows a positive verdict or error
+// elsewhere, a negative one requires the same.
+func (r *run) refExpect(q *queries.Query) expectation {
+	st := &r.out.Stats
+	var e expectation
+	if r.ref != nil && r.refGaveUp {
+		// the reference found the model outside what it handles (or too
+		// large) on an earlier query: it would again, after as long
+		st.RefUnsupported++
+		return e
+	}
+	if r.ref != nil {
+		var err error
+		switch q.Kind {
+		case syntax.QueryEF, syntax.QueryAG:
+			var ok bool
+			if q.Kind == syntax.QueryEF {
+				ok, err = r.ref.Reachable(r.net, q.Formula)
+			} else {
+				ok, err = r.ref.Invariant(r.net, q.Formula)
+				ok = !ok
+			}
+			if err == nil {
+				// the reference's explorations are full: it met no model error
+				e = expectation{decided: true, from: "reference", posOK: ok, negOK: !ok}
+				e.ref = map[bool]string{true: "goal reachable", false: "goal unreachable"}[ok]
+			}
+		case syntax.QuerySup:
+			if len(q.Terms) == 1 && q.Terms[0].Clock > 0 {
+				cond := q.Formula
+				if cond == nil {
+					cond = trueFormula
+				}
+				var v SupValue
+				v, err = r.ref.Sup(r.net, cond, q.Terms[0].Clock)
+				if err == nil {
+					e = expectation{decided: true, from: "reference", sup: &v, ref: v.String()}
+				}
+			} else {
+				err = errors.New("unsupported")
+			}
+		default:
+			err = errors.New("unsupported")
+		}
+		if err != nil {
+			switch r.ref.Kind(err) {
+			case ErrUnsupported:
+				st.RefUnsupported++
+				r.refGaveUp = true
+			case ErrLimit:
+				st.RefLimit++
+				r.refGaveUp = true
+			case ErrModel:
+				st.RefModelError++
+				e = expectation{decided: true, from: "reference", errOK: true, posOK: q.Kind != syntax.QuerySup, ref: "model error: " + err.Error()}
+			default:
+				r.fail(q, "reference", "the reference failed: %v", err)
+				return expectation{from: "none"}
+			}
+		} else {
+			st.RefDecided++
+		}
+	}
+	return e
+}
+
+// baseExpect is the expectation when the reference gives none: the
+// configurations must agree with the baseline b.
+func (r *run) baseExpect(q *queries.Query, b *queries.Result) expectation {
+	e := expectation{decided: true, from: "baseline"}
+	switch b.Verdict {
+	case queries.Unknown:
+		if q.Kind == syntax.QuerySup {
+			// neither the reference nor tcheck within its deadline
+			r.out.Stats.Undecided++
+			return expectation{}
+		}
+		r.fail(q, "baseline", "verdict unknown (%v, %d states stored)", b.Reason, b.Stats.Stored)
+		return expectation{}
+	case queries.Error:
+		e.errOK, e.posOK = true, q.Kind != syntax.QuerySup
+		e.ref = "error"
+	default:
+		if q.Kind == syntax.QuerySup {
+			v := fromValue(b.Values[0])
+			e.sup = &v
+			e.ref = v.String()
+			break
+		}
+		pos := positive(q, b)
+		e.posOK, e.negOK, e.errOK = pos, !pos, pos
+		e.ref = b.Verdict.String()
+	}
+	return e
+}
+
+func positive(q *queries.Query, r *queries.Result) bool {
+	return (q.Kind == syntax.QueryEF && r.Verdict == queries.Satisfied) ||
+		(q.Kind == syntax.QueryAG && r.Verdict == queries.Violated)
+}
+
+func fromValue(v queries.Value) SupValue {
+	return SupValue{None: v.None, Inf: v.Inf, Bound: v.Bound, Strict: v.Strict, AtLeast: v.Exceeds}
+}
+
+// compare checks one result of configuration c against e.
+func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Result) {
+	st := &r.out.Stats
+	st.Compared++
+	hull := c.Opts.Hull
+	want := func() string { return fmt.Sprintf("%s says %s", e.from, e.ref) }
+	switch res.Verdict {
+	case queries.Unknown:
+		if c.Opts.Extrapolation == zone.ExtraNone {
+			st.NoneUnknown++
+			return
+		}
+		if e.sup != nil && (e.sup.Inf || e.sup.AtLeast) {
+			st.Imprecise++
+			return
+		}
+		if q.Kind == syntax.QuerySup && res.Reason == zone.LimitTime {
+			// a sup run apart with a short deadline (Harness.SlowSupAll)
+			st.Undecided++
+			return
+		}
+		r.fail(q, c.Name, "verdict unknown (%v, %d states stored); %s", res.Reason, res.Stats.Stored, want())
+		return
+	case queries.Error:
+		st.Errors++
+		if !e.errOK {
+			r.fail(q, c.Name, "verdict error (%v; %v); %s", res.Err, res.TraceErr, want())
+			return
+		}
+		if res.Err == nil {
+			r.fail(q, c.Name, "verdict error without a model error: %v", res.TraceErr)
+			return
+		}
+		st.Traces++
+		if res.Trace == nil || res.TraceErr != nil {
+			r.fail(q, c.Name, "the trace to the model error %v does not replay: %v", res.Err, res.TraceErr)
+		}
+		return
+	}
+	if q.Kind == syntax.QuerySup {
+		if e.sup == nil {
+			r.fail(q, c.Name, "values %s; %s", values(res), want())
+			return
+		}
+		if len(res.Values) != 1 {
+			r.fail(q, c.Name, "%d values", len(res.Values))
+			return
+		}
+		v := res.Values[0]
+		if v.Exceeds && !v.Approx && (e.sup.Inf || e.sup.AtLeast) {
+			// ">K" with K = 2^20: sound (docs/queries.md), not exact
+			st.Imprecise++
+			return
+		}
+		if msg := supMismatch(*e.sup, v, hull); msg != "" {
+			r.fail(q, c.Name, "sup %s: %s; %s", v, msg, want())
+			return
+		}
+		if !v.Approx && !v.None && !v.Inf && !v.Exceeds {
+			st.Traces++
+			if res.Trace == nil || res.TraceErr != nil {
+				r.fail(q, c.Name, "sup %s: no replayed witness: %v", v, res.TraceErr)
+			}
+		}
+		return
+	}
+	pos := positive(q, res)
+	if pos && !e.posOK || !pos && !e.negOK {
+		r.fail(q, c.Name, "verdict %s; %s", res.Verdict, want())
+		return
+	}
+	if pos {
+		st.Traces++
+		if res.Trace == nil || res.TraceErr != nil {
+			r.fail(q, c.Name, "verdict %s without a replayed trace: %v", res.Verdict, res.TraceErr)
+		}
+	}
+}
+
+func values(res *queries.Result) string {
+	var vs []string
+	for _, v := range res.Values {
+		vs = append(vs, v.String())
+	}
+	return strings.Join(vs, ", ")
+}
+
+// supMismatch compares tcheck's value v with the expected w ("" when they
+// agree). Under the convex hull v only bounds the supremum from above.
+func supMismatch(w SupValue, v queries.Value, hull bool) string {
+	if hull {
+		if w.None {
+			return "" // the hull may reach states satisfying the condition that runs do not
+		}
+		switch {
+		case v.None:
+			return "none under the hull"
+		case v.Inf || v.Exceeds:
+			return ""
+		case w.Inf:
+			return "the hull's bound is finite, the supremum infinite"
+		case w.AtLeast && v.Bound <= w.Bound, !w.AtLeast && v.Bound < w.Bound:
+			return "the hull's bound is below the supremum"
+		}
+		return ""
+	}
+	switch {
+	case w.None || v.None:
+		if w.None != v.None {
+			return "none differs"
+		}
+	case w.AtLeast:
+		if !(v.Inf || v.Exceeds || v.Bound > w.Bound) {
+			return "not above the reference's ceiling"
+		}
+	case w.Inf || v.Inf:
+		if w.Inf != v.Inf {
+			return "infinity differs"
+		}
+	case v.Exceeds:
+		return "exceeds"
+	case w.Bound != v.Bound || w.Strict != v.Strict:
+		return "value differs"
+	}
+	return ""
+}

@@ -1,0 +1,48 @@
+package difftest
+
+import (
+	"errors"
+
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/refcheck"
+)
+
+// RegionReference is the reference checker of package refcheck: an
+// explicit exploration of the region graph that shares no code with zone/
+// and dbm/. Its explorations are full: a run-time model error anywhere in
+// the reachable part is reported whatever the formula.
+type RegionReference struct{ Opts refcheck.Options }
+
+func (r RegionReference) Reachable(net *model.Network, f *model.Formula) (bool, error) {
+	return refcheck.Reachable(net, f, r.Opts)
+}
+
+func (r RegionReference) Invariant(net *model.Network, f *model.Formula) (bool, error) {
+	return refcheck.Invariant(net, f, r.Opts)
+}
+
+func (r RegionReference) Sup(net *model.Network, cond *model.Formula, clock int) (SupValue, error) {
+	v, err := refcheck.Sup(net, cond, clock, r.Opts)
+	return SupValue{None: v.None, Inf: v.Inf, Bound: v.Bound, Strict: v.Strict, AtLeast: v.AtLeast}, err
+}
+
+func (RegionReference) Kind(err error) ErrKind {
+	var u *refcheck.Unsupported
+	var m *refcheck.ModelError
+	switch {
+	case err == nil:
+		return ErrNone
+	case errors.Is(err, refcheck.ErrLimit):
+		return ErrLimit
+	case errors.As(err, &u):
+		return ErrUnsupported
+	case errors.As(err, &m):
+		return ErrModel
+	}
+	return ErrOther
+}
+
+// defaultReference is the reference the tests compare with.
+func defaultReference() Reference {
+	return RegionReference{Opts: refcheck.Options{MaxStates: RefMaxStates, SupCeiling: SupCeiling}}
+}

@@ -10,33 +10,14 @@ import (
 	"github.com/tcheck/tcheck/model/syntax"
 	"github.com/tcheck/tcheck/model/uppaal"
 	"github.com/tcheck/tcheck/queries"
+	"github.com/tcheck/tcheck/refcheck"
 	"github.com/tcheck/tcheck/zone"
 )
 
-// SupValue is a reference supremum (refcheck.SupValue): None (no state
-// satisfies the condition), Inf, Bound (Strict: not attained), or AtLeast:
-// the supremum exceeds Bound (maybe +∞), when the reference gave up at its
-// ceiling.
-type SupValue struct {
-	None, Inf bool
-	Bound     int64
-	Strict    bool
-	AtLeast   bool
-}
-
-func (v SupValue) String() string {
-	switch {
-	case v.None:
-		return "none"
-	case v.Inf:
-		return "inf"
-	case v.AtLeast:
-		return fmt.Sprintf(">%d", v.Bound)
-	case v.Strict:
-		return fmt.Sprintf("<%d", v.Bound)
-	}
-	return fmt.Sprint(v.Bound)
-}
+// SupValue is a reference supremum: None (no state satisfies the
+// condition), Inf, Bound (Strict: not attained), or AtLeast: the supremum
+// exceeds Bound (maybe +∞), when the reference gave up at its ceiling.
+type SupValue = refcheck.SupValue
 
 // ErrKind classifies an error of the reference.
 type ErrKind int

@@ -23,7 +23,7 @@ func (r RegionReference) Invariant(net *model.Network, f *model.Formula) (bool, 
 
 func (r RegionReference) Sup(net *model.Network, cond *model.Formula, clock int) (SupValue, error) {
 	v, err := refcheck.Sup(net, cond, clock, r.Opts)
-	return SupValue{None: v.None, Inf: v.Inf, Bound: v.Bound, Strict: v.Strict, AtLeast: v.AtLeast}, err
+	return v, err
 }
 
 func (RegionReference) Kind(err error) ErrKind {

@@ -35,9 +35,7 @@ func TestModelFile(t *testing.T) {
 // openFindings are the regression models of testdata/difftest that tcheck
 // still gets wrong (the file's comment says how): their test is skipped
 // unless -difftest.strict. Remove an entry once the bug is fixed.
-var openFindings = map[string]bool{
-	"sup-unbounded-clock-slow.yaml": true, // minutes, not a wrong answer
-}
+var openFindings = map[string]bool{}
 
 // knownSeeds are seeds of TestDifferential's list that show an open
 // finding (the regression model it was shrunk to): logged, not failed,

@@ -196,6 +196,9 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 		}
 		for _, m := range group {
 			if m.sup != nil && m.res.Verdict == Satisfied {
+				if !m.approx && m.sup.needsRedo() {
+					m.sup.detectUnbounded(sys, opts, m.res.Stats.Stored)
+				}
 				if m.sup.needsRedo() {
 					checkSup(sys, m, opts, 2*m.sup.maxBound())
 				} else {

@@ -2,6 +2,7 @@ package queries
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -290,5 +291,26 @@ func TestLivenessVariants(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSupClockGrowsForever checks the cycle test of queries/unbounded.go:
+// a clock that a time-divergent loop never resets has supremum inf, found
+// without doubling its bound up to 2^20 (the difftest model took minutes),
+// while loops that stop, or run under an invariant that caps the clock,
+// keep their finite suprema; under every abstraction that terminates on
+// them (Extra_None does not: the zones of the loop differ forever).
+func TestSupClockGrowsForever(t *testing.T) {
+	files, err := filepath.Glob("testdata/sup/*.yaml")
+	if err != nil || len(files) < 3 {
+		t.Fatalf("models: %v %v", files, err)
+	}
+	for _, path := range append(files, "../testdata/difftest/sup-unbounded-clock-slow.yaml") {
+		for _, opts := range []Options{{}, {Extrapolation: zone.ExtraLU}, {Extrapolation: zone.ExtraMPlus}, {GlobalBounds: true}, {FullZones: true}, {Order: zone.DFS}} {
+			t.Run(fmt.Sprintf("%s/%+v", filepath.Base(path), opts), func(t *testing.T) {
+				opts.Limits.Timeout = time.Minute
+				checkFile(t, path, nil, opts)
+			})
+		}
 	}
 }

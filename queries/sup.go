@@ -47,6 +47,8 @@ type supState struct {
 	improved      []bool
 	kEff          []int32 // per term: the bound the exploration kept exact (≥ k)
 	invBuf        []dbm.Constraint
+	// cycleChecked: detectUnbounded has run (its answer does not depend on K).
+	cycleChecked bool
 }
 
 // initialSupBound is the first K: the largest constant any clock is
@@ -159,6 +161,24 @@ func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper)
 	return nil
 }
 
+// detectUnbounded looks, once per query, for a clock term whose answer
+// exceeds K because the clock grows forever (growsForever), so that it is
+// answered inf at once instead of doubling K up to maxSupBound, each round
+// storing about K zones. stored sizes the graph it may build.
+func (s *supState) detectUnbounded(sys *zone.System, opts Options, stored int64) {
+	if s.cycleChecked || s.condHasClocks || !s.isSup {
+		return
+	}
+	s.cycleChecked = true
+	for i, a := range s.accs {
+		if a.term.Clock > 0 && a.seen && !a.realInf && a.bound > dbm.LE(s.kEff[i]) {
+			if growsForever(sys, s.cond, a.term.Clock, opts, max(4*stored, 100000)) {
+				a.realInf = true
+			}
+		}
+	}
+}
+
 // maxBound is the largest effective bound of the last exploration.
 func (s *supState) maxBound() int32 {
 	k := s.k
@@ -229,6 +249,9 @@ func checkSup(sys *zone.System, m *member, opts Options, k int32) {
 		m.res.Stats = stats
 		if m.res.Verdict != Satisfied {
 			return
+		}
+		if !m.approx && m.sup.needsRedo() {
+			m.sup.detectUnbounded(sys, opts, res.Stored)
 		}
 		if !m.sup.needsRedo() {
 			m.sup.finish(sys, m.res, opts, m.approx)

@@ -344,7 +344,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			if err != nil {
 				return usageErr(err)
 			}
-			if len(ov) > 0 {
+			if changesParameters(m.file, ov) {
 				// expectations written for the file's parameters do not
 				// apply at others (docs/queries.md, Expectations)
 				for _, q := range qlist {
@@ -441,6 +441,17 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 	fl.StringVar(&cpuProf, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	fl.StringVar(&qfile, "queries", "", "take the queries from this UPPAAL .q file instead of the model's")
 	return cmd
+}
+
+// changesParameters reports whether the --set values differ from the
+// model file's own (a --set that repeats a file's value changes nothing).
+func changesParameters(f *model.File, ov map[string]int64) bool {
+	for _, p := range f.Params {
+		if v, ok := ov[p.Name]; ok && v != p.Value {
+			return true
+		}
+	}
+	return false
 }
 
 // verifySignals delivers SIGINT and SIGTERM to verify; tests replace it.

@@ -131,6 +131,10 @@ func TestVerifyReportsEveryQuery(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// --set to the file's own value changes no parameter: the expectation holds
+	if _, out, _ := run("verify", "../../../../testdata/fischer.yaml", "--set", "w=10", "-q", "mutex", "--no-progress"); !strings.Contains(out, "satisfied  (as expected)") {
+		t.Errorf("--set w=10 (the file's value): %s", out)
+	}
 	// an unsupported liveness formula is positioned too (issue 16, item 11)
 	if _, out, _ := run("verify", "../../../../testdata/fischer.yaml", "-q", "A<> P(1).x > 3"); !strings.Contains(out, "error: -q[1]:1:1: P(1).x > 3: clock constraints") {
 		t.Errorf("liveness formula with a clock: %s", out)

@@ -80,7 +80,7 @@ func (c *compiler) clockDisjunction(cx *ctx, x syntax.Expr, neg bool) bool {
 	case *syntax.BinaryExpr:
 		switch y.Op {
 		case syntax.OpAnd, syntax.OpOr, syntax.OpImply:
-			or := y.Op == syntax.OpOr && !neg || y.Op == syntax.OpAnd && neg || y.Op == syntax.OpImply && !neg
+			or := isDisjunction(y.Op, neg)
 			if or && c.mentionsClock(cx, y) {
 				return true
 			}
@@ -123,7 +123,7 @@ func (c *compiler) dnf(cx *ctx, x syntax.Expr, neg bool) ([][]syntax.Expr, error
 			if err != nil {
 				return nil, err
 			}
-			or := y.Op == syntax.OpOr && !neg || y.Op == syntax.OpAnd && neg || y.Op == syntax.OpImply && !neg
+			or := isDisjunction(y.Op, neg)
 			if or {
 				return append(a, b...), nil
 			}
@@ -163,6 +163,12 @@ func (c *compiler) dnf(cx *ctx, x syntax.Expr, neg bool) ([][]syntax.Expr, error
 		x = &syntax.UnaryExpr{Pos: x.Position(), Op: syntax.OpNot, X: x}
 	}
 	return [][]syntax.Expr{{x}}, nil
+}
+
+// isDisjunction reports whether a binary && / || / imply, negated when
+// neg, is a disjunction: a || b, a imply b (= !a || b), !(a && b).
+func isDisjunction(op syntax.Op, neg bool) bool {
+	return (op == syntax.OpAnd) == neg
 }
 
 // conj joins literals with &&.

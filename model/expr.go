@@ -677,9 +677,6 @@ func (c *compiler) foldBinary(op syntax.Op, a, b int64, p syntax.Pos) (int64, *t
 			}
 			return a << uint(b), litType, nil // folded checks the range
 		}
-		if b >= 32 {
-			b = 31
-		}
 		return int64(int32(a) >> uint32(b)), litType, nil
 	case syntax.OpBitAnd:
 		return int64(int32(a) & int32(b)), litType, nil

@@ -64,6 +64,9 @@ var Configs = []Config{
 	{Name: "dfs+hull+global-bounds+m", Opts: queries.Options{Order: zone.DFS, Hull: true, GlobalBounds: true, Extrapolation: zone.ExtraM}},
 	{Name: "alu", Opts: queries.Options{Subsumption: zone.ALU}},
 	{Name: "alu+global-bounds+lu+dfs", Opts: queries.Options{Subsumption: zone.ALU, GlobalBounds: true, Extrapolation: zone.ExtraLU, Order: zone.DFS}},
+	{Name: "workers=3", Opts: queries.Options{Workers: 3}},
+	{Name: "workers=4+dfs+alu", Opts: queries.Options{Workers: 4, Order: zone.DFS, Subsumption: zone.ALU}},
+	{Name: "workers=2+hull+m+", Opts: queries.Options{Workers: 2, Hull: true, Extrapolation: zone.ExtraMPlus}},
 	{Name: "xml", Via: "xml"},
 	{Name: "xta", Via: "xta"},
 }

@@ -3,6 +3,8 @@ package queries
 import (
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tcheck/tcheck/dbm"
@@ -39,6 +41,12 @@ type Options struct {
 	// Srivathsan, Walukiewicz, LICS 2012), used for E<> and A[] only;
 	// sup/inf, deadlock and liveness queries are explored with inclusion.
 	Subsumption zone.Subsumption
+	// Workers is the number of goroutines exploring the zone graph
+	// (zone.SearchWorkers; 0 or 1: the sequential search). Verdicts and
+	// sup/inf values do not depend on it; stored-state counts vary a little
+	// from run to run with more than one, and a witness need not be a
+	// shortest one (use 1 with BFS for shortest traces).
+	Workers int
 }
 
 // Value is the answer of a sup or inf query for one expression.
@@ -353,6 +361,8 @@ type member struct {
 	// E<>, ¬φ for A[]); found is set when a state satisfies it.
 	goal  *model.Formula
 	found *witness
+	// decided is set with found, for workers to read without the lock.
+	decided atomic.Bool
 	// sup and inf
 	sup *supState
 	// approx: the last exploration over-approximated the reachable states
@@ -395,17 +405,15 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 			m.sup.reset()
 		}
 	}
-	checker := zone.NewChecker(sys)
-	st := zone.NewStepper(sys)
+	// interrupt makes long evaluations of a formula poll the limits.
+	var interrupt func() bool
 	if opts.Limits.Timeout > 0 || !opts.Limits.Deadline.IsZero() || opts.Limits.Cancel != nil {
 		now := opts.Now
 		if now == nil {
 			now = time.Now
 		}
 		start := now()
-		stop := func() bool { return opts.Limits.Expired(now(), start) }
-		checker.SetInterrupt(stop)
-		st.SetInterrupt(stop)
+		interrupt = func() bool { return opts.Limits.Expired(now(), start) }
 	}
 	var checkErr error
 	var checkModelErr *zone.ModelError
@@ -413,7 +421,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	// deadlock is decided exactly: the hull's extra valuations would add
 	// deadlocks of their own.
 	hull := opts.Hull && !deadlock
-	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Hull: hull}
+	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Hull: hull, Workers: opts.Workers}
 	if opts.Subsumption == zone.ALU && open == len(ms) {
 		// aLU subsumption preserves the reachability of locations, data and
 		// clock constraints whose constants are in the LU bounds (the query's
@@ -425,45 +433,89 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	if opts.Progress != nil {
 		zopts.Progress = func(s zone.Stats) { opts.Progress(qs, s) }
 	}
-	res := zone.Search(sys, zopts, func(v *zone.Visit) bool {
-		for _, m := range ms {
-			if m.sup != nil {
-				if err := m.sup.visit(v, checker, st); err != nil {
-					checkErr = err
+	// Each worker has its own checker and stepper; mu guards what the
+	// members share (their witnesses, accumulators and the count of open
+	// members) when several workers explore.
+	var mu sync.Mutex
+	var failed atomic.Bool     // checkErr is set
+	var undecided atomic.Int64 // E<>/A[] members without a witness yet
+	undecided.Store(int64(open))
+	for _, m := range ms {
+		m.decided.Store(m.found != nil)
+	}
+	newVisitor := func() zone.Visitor {
+		checker := zone.NewChecker(sys)
+		st := zone.NewStepper(sys)
+		if interrupt != nil {
+			checker.SetInterrupt(interrupt)
+			st.SetInterrupt(interrupt)
+		}
+		return func(v *zone.Visit) bool {
+			for _, m := range ms {
+				if m.sup != nil {
+					mu.Lock()
+					err := m.sup.visit(v, checker, st)
+					if err != nil && checkErr == nil {
+						checkErr = err
+						failed.Store(true)
+					}
+					mu.Unlock()
+					if err != nil {
+						return true
+					}
+					continue
+				}
+				if m.decided.Load() || failed.Load() {
+					continue
+				}
+				ok, err := checker.Sat(m.goal, v.Locs, v.Vars, v.Zone)
+				if err != nil {
+					// A model error met while deciding the formula (the
+					// deadlock predicate runs the updates of the state's
+					// moves) is the model's error at this state, with a
+					// trace to it like one met by the search.
+					var me *zone.ModelError
+					var moves []zone.Move
+					var perr error = errors.New("not a model error")
+					if errors.As(err, &me) && !zone.Interrupted(err) {
+						moves, perr = pathMoves(sys, v.Parent, v.Move)
+					}
+					mu.Lock()
+					if checkErr == nil {
+						checkErr = err
+						if perr == nil {
+							checkModelErr, checkErrMoves = me, moves
+						}
+					}
+					failed.Store(true)
+					mu.Unlock()
 					return true
 				}
-				continue
-			}
-			if m.found != nil {
-				continue
-			}
-			ok, err := checker.Sat(m.goal, v.Locs, v.Vars, v.Zone)
-			if err != nil {
-				checkErr = err
-				// A model error met while deciding the formula (the
-				// deadlock predicate runs the updates of the state's
-				// moves) is the model's error at this state, with a trace
-				// to it like one met by the search.
-				var me *zone.ModelError
-				if errors.As(err, &me) && !zone.Interrupted(err) {
-					if moves, perr := pathMoves(sys, v.Parent, v.Move); perr == nil {
-						checkModelErr, checkErrMoves = me, moves
+				if ok {
+					moves, err := pathMoves(sys, v.Parent, v.Move)
+					mu.Lock()
+					switch {
+					case err != nil:
+						if checkErr == nil {
+							checkErr = err
+						}
+						failed.Store(true)
+					case m.found == nil:
+						m.found = &witness{moves: moves}
+						m.decided.Store(true)
+						undecided.Add(-1)
+					}
+					stop := checkErr != nil
+					mu.Unlock()
+					if stop {
+						return true
 					}
 				}
-				return true
 			}
-			if ok {
-				moves, err := pathMoves(sys, v.Parent, v.Move)
-				if err != nil {
-					checkErr = err
-					return true
-				}
-				m.found = &witness{moves: moves}
-				open--
-			}
+			return undecided.Load() == 0 && !wholeGraph
 		}
-		return open == 0 && !wholeGraph
-	})
+	}
+	res := zone.SearchWorkers(sys, zopts, newVisitor)
 	for _, m := range ms {
 		r := m.res
 		r.Stats, r.Reason, r.Extrapolation = res.Stats, res.Reason, res.Extrapolation

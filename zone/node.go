@@ -2,6 +2,7 @@ package zone
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/tcheck/tcheck/dbm"
 )
@@ -24,11 +25,14 @@ type Node struct {
 	// minimal: zone holds the minimal constraint set (see zoneCodec), not
 	// the matrix.
 	minimal bool
-	covered bool
+	// covered is set when a larger zone evicts the node; atomic because
+	// a parallel search's workers read it (waiting lists skip covered
+	// nodes) while another worker's insert may set it.
+	covered atomic.Bool
 }
 
 // Covered reports whether a larger zone stored later evicted this node.
-func (n *Node) Covered() bool { return n.covered }
+func (n *Node) Covered() bool { return n.covered.Load() }
 
 // Path returns the nodes from the root to n.
 func (n *Node) Path() []*Node {

@@ -58,7 +58,7 @@ func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) 
 		var prev *Node
 		for n := head; n != nil; n = n.next {
 			if p.alu && p.aluEvicts(n, z) || !p.alu && nodeSubsetEq(n, z.M, p.codec.scratch) {
-				n.covered = true
+				n.covered.Store(true)
 				p.cover++
 				p.stored--
 				if prev == nil {
@@ -111,7 +111,7 @@ func (p *passedList) insertHull(head *Node, z dbm.DBM, parent *Node, moveIdx int
 	h := p.codec.scratch
 	head.LoadZone(h)
 	h.ConvexHull(z)
-	head.covered = true
+	head.covered.Store(true)
 	p.cover++
 	p.stored--
 	return p.add(head.key, nil, h, parent, moveIdx)

@@ -92,7 +92,7 @@ func TestPassedListInclusion(t *testing.T) {
 			t.Fatalf("big=%d: the same zone under another key was covered", big)
 		}
 		large := p.insert(key, z(2, 2), nil, -1)
-		if large == nil || !small.covered || p.stored != 2 {
+		if large == nil || !small.covered.Load() || p.stored != 2 {
 			t.Fatalf("big=%d: larger zone did not evict the smaller one (stored %d)", big, p.stored)
 		}
 		got := dbm.New(3)
@@ -179,7 +179,7 @@ func TestPassedListHull(t *testing.T) {
 		key := []byte("k")
 		a := p.insert(key, point(1), nil, -1)
 		b := p.insert(key, point(3), nil, -1)
-		if a == nil || b == nil || !a.covered || p.stored != 1 {
+		if a == nil || b == nil || !a.covered.Load() || p.stored != 1 {
 			t.Fatalf("full=%v: the second zone did not replace the first (stored %d)", full, p.stored)
 		}
 		if p.insert(key, point(2), nil, -1) != nil {

@@ -64,6 +64,9 @@ type Options struct {
 	// default); ALU is used only where ResolveSubsumption allows it, and
 	// Result.Extrapolation says which was used.
 	Subsumption Subsumption
+	// Workers is the number of goroutines of SearchWorkers (0 or 1: the
+	// sequential Search).
+	Workers int
 }
 
 // Stats are the counters of a search. Elapsed and PeakMemory are volatile.
@@ -122,41 +125,31 @@ type Visit struct {
 type Visitor func(v *Visit) (stop bool)
 
 // Search explores the zone graph of sys from its initial state, calling
-// visit on every symbolic state computed.
+// visit on every symbolic state computed. It is the sequential driver:
+// one expander, one waiting list in opts.Order, one passed list. See
+// SearchWorkers for the parallel one.
 func Search(sys *System, opts Options, visit Visitor) Result {
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
 	start := now()
-	res := Result{Extrapolation: opts.Extrapolation.Describe()}
-	if opts.Hull {
-		res.Extrapolation += ", convex-hull over-approximation"
-	}
-	sub, refused := ResolveSubsumption(sys, opts)
-	res.Extrapolation += describeSubsumption(sub, refused)
-	st := NewStepper(sys)
-	xp := newExtrapolator(sys, opts.Extrapolation)
+	res := Result{Extrapolation: describeSearch(sys, opts)}
+	sub, _ := ResolveSubsumption(sys, opts)
 	passed := newPassedList(sys.Dim, opts.FullZones, opts.Hull)
-	if sub == ALU {
+	wait := &waitingList{order: opts.Order}
+	mem := newMemSampler()
+	e := newExpander(sys, opts, sub == ALU, passed, visit)
+	if e.alu {
 		// The extrapolator computes the bounds of the location vector
 		// (local) or once (global) before each insert: the same bounds,
 		// query constants included, serve the subsumption.
-		passed.useALU(xp.l, xp.u)
+		passed.useALU(e.xp.l, e.xp.u)
 	}
-	wait := &waitingList{order: opts.Order}
-	mem := newMemSampler()
-
-	locs := make([]int32, sys.NProcs)
-	vars := make([]int32, sys.NVars)
-	dlocs := make([]int32, sys.NProcs)
-	dvars := make([]int32, sys.NVars)
-	exact := dbm.New(sys.Dim)
-	var key []byte
-	v := &Visit{}
 
 	finish := func(r StopReason) Result {
 		res.Reason = r
+		res.Explored, res.Transitions = e.explored.Load(), e.transitions.Load()
 		res.Stored = passed.stored
 		res.Discrete = int64(len(passed.m))
 		res.Covered = passed.cover
@@ -164,32 +157,11 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		res.PeakMemory = mem.sample()
 		return res
 	}
-
-	// store extrapolates (l, v, z) and inserts the result; it reports
-	// whether the state limit was hit. z is modified (the visitor has seen
-	// it already).
-	store := func(parent *Node, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
-		key = sys.appendKey(key[:0], l, vv)
-		parts, split := xp.apply(work, l)
-		if !split {
-			if n := passed.insert(key, work, parent, moveIdx); n != nil {
-				wait.push(n)
-			}
-		} else {
-			for _, p := range parts {
-				if n := passed.insert(key, p, parent, moveIdx); n != nil {
-					wait.push(n)
-				}
-			}
-		}
-		return opts.Limits.MaxStates > 0 && passed.stored >= opts.Limits.MaxStates
-	}
-
 	timeLimit := func(t time.Time) (StopReason, bool) { return opts.Limits.expired(t, start) }
 	// A long evaluation (a guard calling expensive functions) polls the
 	// limits itself; an evaluation it stops ends the search at the limit.
-	st.SetInterrupt(func() bool { _, hit := timeLimit(now()); return hit })
-	failed := func(err error) Result {
+	e.st.SetInterrupt(func() bool { _, hit := timeLimit(now()); return hit })
+	failed := func(err error, at *Node) Result {
 		if Interrupted(err) {
 			r, hit := timeLimit(now())
 			if !hit {
@@ -197,88 +169,49 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 			}
 			return finish(r)
 		}
-		res.Err = err.(*ModelError)
+		res.Err, res.ErrNode = err.(*ModelError), at
 		return finish(Failed)
 	}
+	flush := func() {
+		for _, n := range e.out {
+			wait.push(n)
+		}
+		e.out = e.out[:0]
+	}
 
-	ok, err := st.Initial(locs, vars, exact)
+	reason, err := e.initial()
 	if err != nil {
-		return failed(err)
+		return failed(err, nil)
 	}
-	if !ok {
-		return finish(Completed)
+	if reason != Completed {
+		return finish(reason)
 	}
-	*v = Visit{Locs: locs, Vars: vars, Zone: exact}
-	if visit(v) {
-		return finish(Stopped)
-	}
-	if store(nil, -1, locs, vars, exact) {
-		return finish(LimitStates)
-	}
+	flush()
 
 	progressEvery := opts.ProgressEvery
 	if progressEvery == 0 {
 		progressEvery = time.Second
 	}
 	lastProgress := start
-	var stopReason StopReason = Completed
-	stopped := false
-	var stopErr error // a model error (or an interrupted evaluation) of Post
-	var node *Node
-
-	src := dbm.New(sys.Dim)
-	var moveIdx int32
-	succ := func(m Move) bool {
-		idx := moveIdx
-		moveIdx++
-		ok, err := st.Post(locs, vars, src, m, dlocs, dvars, exact)
-		if err != nil {
-			stopErr = err
-			stopped = true
-			return false
-		}
-		if !ok {
-			return true
-		}
-		res.Transitions++
-		*v = Visit{Parent: node, Move: m, Locs: dlocs, Vars: dvars, Zone: exact}
-		if visit(v) {
-			stopReason, stopped = Stopped, true
-			return false
-		}
-		if store(node, idx, dlocs, dvars, exact) {
-			stopReason, stopped = LimitStates, true
-			return false
-		}
-		return true
-	}
-
 	for {
-		node = wait.pop()
+		node := wait.pop()
 		if node == nil {
 			break
 		}
-		sys.Decode(node, locs, vars)
-		node.LoadZone(src)
-		moveIdx = 0
-		res.Explored++
-		err := st.Moves(locs, vars, succ)
-		if err == nil {
-			err = stopErr
-		}
+		reason, err := e.expand(node)
 		if err != nil {
-			res.ErrNode = node
-			return failed(err)
+			return failed(err, node)
 		}
-		if stopped {
-			return finish(stopReason)
+		if reason != Completed {
+			return finish(reason)
 		}
-		if res.Explored&255 == 1 {
+		flush()
+		if explored := e.explored.Load(); explored&255 == 1 {
 			t := now()
 			if r, hit := timeLimit(t); hit {
 				return finish(r)
 			}
-			if res.Explored&4095 == 1 || opts.Limits.MaxMemory > 0 {
+			if explored&4095 == 1 || opts.Limits.MaxMemory > 0 {
 				m := mem.sample()
 				if opts.Limits.MaxMemory > 0 && m >= opts.Limits.MaxMemory {
 					return finish(LimitMemory)
@@ -286,7 +219,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 			}
 			if opts.Progress != nil && t.Sub(lastProgress) >= progressEvery {
 				lastProgress = t
-				s := res.Stats
+				s := Stats{Explored: explored, Transitions: e.transitions.Load()}
 				s.Stored, s.Covered = passed.stored, passed.cover
 				s.Elapsed = t.Sub(start)
 				s.PeakMemory = mem.peak
@@ -295,6 +228,16 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		}
 	}
 	return finish(Completed)
+}
+
+// describeSearch is Result.Extrapolation for a search with opts.
+func describeSearch(sys *System, opts Options) string {
+	d := opts.Extrapolation.Describe()
+	if opts.Hull {
+		d += ", convex-hull over-approximation"
+	}
+	sub, refused := ResolveSubsumption(sys, opts)
+	return d + describeSubsumption(sub, refused)
 }
 
 // memSampler tracks the peak of live heap memory.

@@ -1,6 +1,10 @@
 package zone_test
 
 import (
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,18 +29,72 @@ func TestSearchLimits(t *testing.T) {
 		{"deadline", zone.Limits{Deadline: time.Now().Add(-time.Second)}, zone.LimitTime},
 		{"cancel", zone.Limits{Cancel: canceled}, zone.Canceled},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res := zone.Search(sys, zone.Options{Limits: tc.limits, Extrapolation: zone.Extrapolation{Local: true}}, func(*zone.Visit) bool { return false })
-			if res.Reason != tc.want {
-				t.Fatalf("reason %v, want %v", res.Reason, tc.want)
+		for _, workers := range []int{1, 3} {
+			t.Run(tc.name+"/workers="+strconv.Itoa(workers), func(t *testing.T) {
+				opts := zone.Options{Limits: tc.limits, Extrapolation: zone.Extrapolation{Local: true}, Workers: workers}
+				res := zone.SearchWorkers(sys, opts, func() zone.Visitor { return func(*zone.Visit) bool { return false } })
+				if res.Reason != tc.want {
+					t.Fatalf("reason %v, want %v", res.Reason, tc.want)
+				}
+				if res.Stored == 0 || res.Explored == 0 && workers == 1 {
+					t.Fatalf("no statistics: %+v", res.Stats)
+				}
+				if tc.want == zone.Completed && workers == 1 && res.Stored != 2378 {
+					t.Fatalf("stored %d, want 2378", res.Stored)
+				}
+				if tc.want == zone.Completed && res.Discrete != 2378 {
+					t.Fatalf("%d discrete states, want 2378", res.Discrete)
+				}
+				if tc.want == zone.LimitStates && workers == 1 && res.Stored != 100 {
+					t.Fatalf("stored %d at the state limit 100", res.Stored)
+				}
+			})
+		}
+	}
+}
+
+// TestParallelSearchVisitsTheSameStates checks the parallel driver against
+// the sequential one on Fischer's protocol (N = 6, local LU+, both orders):
+// the visitors together see the same set of discrete states, the stored
+// discrete parts are the same, and a visitor that stops the search ends it
+// with Stopped. Run it with -race: the visitors here share a map under a
+// lock, as queries' do.
+func TestParallelSearchVisitsTheSameStates(t *testing.T) {
+	net := compile(t, "../testdata/fischer.yaml", map[string]int64{"N": 6})
+	sys := zone.NewSystem(net)
+	for _, order := range []zone.Order{zone.BFS, zone.DFS} {
+		seen := func(workers int) (map[string]bool, zone.Result) {
+			var mu sync.Mutex
+			keys := map[string]bool{}
+			opts := zone.Options{Order: order, Extrapolation: zone.Extrapolation{Local: true}, Workers: workers}
+			res := zone.SearchWorkers(sys, opts, func() zone.Visitor {
+				return func(v *zone.Visit) bool {
+					k := fmt.Sprint(v.Locs, v.Vars)
+					mu.Lock()
+					keys[k] = true
+					mu.Unlock()
+					return false
+				}
+			})
+			return keys, res
+		}
+		want, seq := seen(1)
+		got, par := seen(4)
+		if par.Reason != zone.Completed || par.Discrete != seq.Discrete || len(got) != len(want) {
+			t.Fatalf("%v: %v, %d discrete stored, %d visited; sequential: %d stored, %d visited", order, par.Reason, par.Discrete, len(got), seq.Discrete, len(want))
+		}
+		for k := range want {
+			if !got[k] {
+				t.Fatalf("%v: the parallel search never visited %s", order, k)
 			}
-			if res.Explored == 0 || res.Stored == 0 {
-				t.Fatalf("no statistics: %+v", res.Stats)
-			}
-			if tc.want == zone.Completed && res.Stored != 2378 {
-				t.Fatalf("stored %d, want 2378", res.Stored)
-			}
+		}
+		var n atomic.Int64
+		res := zone.SearchWorkers(sys, zone.Options{Order: order, Extrapolation: zone.Extrapolation{Local: true}, Workers: 4}, func() zone.Visitor {
+			return func(*zone.Visit) bool { return n.Add(1) >= 500 }
 		})
+		if res.Reason != zone.Stopped {
+			t.Fatalf("%v: a visitor's stop ended the search with %v", order, res.Reason)
+		}
 	}
 }
 

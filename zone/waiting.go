@@ -46,7 +46,7 @@ func (w *waitingList) pop() *Node {
 				w.head = 0
 			}
 		}
-		if !n.covered {
+		if !n.covered.Load() {
 			return n
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -370,7 +371,11 @@ func checkModel(ctx context.Context, r *FileResult, src []byte, o Options) {
 		r.Err = err
 		return
 	}
-	co := queries.Options{Order: o.Check.Order, Extrapolation: o.Check.Extrapolation, GlobalBounds: o.Check.GlobalBounds, FullZones: o.Check.FullZones, Hull: o.Check.Hull, Subsumption: o.Check.Subsumption, Limits: o.Check.Limits}
+	co := queries.Options{Order: o.Check.Order, Extrapolation: o.Check.Extrapolation, GlobalBounds: o.Check.GlobalBounds, FullZones: o.Check.FullZones, Hull: o.Check.Hull, Subsumption: o.Check.Subsumption, Limits: o.Check.Limits, Workers: o.Check.Workers}
+	if co.Workers <= 0 {
+		// the cores left to each of the files checked at the same time
+		co.Workers = max(1, runtime.GOMAXPROCS(0)/max(o.Jobs, 1))
+	}
 	if co.Limits.Cancel == nil {
 		co.Limits.Cancel = ctx.Done()
 	}
@@ -471,6 +476,7 @@ func checkSweep(ctx context.Context, r *FileResult, src []byte, o Options) {
 	if o.Check.Limits.MaxMemory > 0 {
 		spec.Options.Limits.MaxMemory = o.Check.Limits.MaxMemory
 	}
+	spec.Options.Workers = o.Check.Workers
 	points, err := spec.Points()
 	if err != nil {
 		r.Err = err

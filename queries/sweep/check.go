@@ -122,6 +122,9 @@ type CheckOptions struct {
 	// Cancel, when closed, abandons the running explorations (their
 	// queries end unknown).
 	Cancel <-chan struct{}
+	// Workers, when positive, overrides Options.Workers: the number of
+	// goroutines of each exploration (queries.Options.Workers).
+	Workers int
 }
 
 // CheckPoint compiles the model with the point's parameters and answers
@@ -169,6 +172,9 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 	opts.NoTrace = false
 	opts.Limits.Cancel = co.Cancel
 	opts.Now = now
+	if co.Workers > 0 {
+		opts.Workers = co.Workers
+	}
 	if t := s.Options.Limits.Timeout; t > 0 {
 		// one deadline for every exploration of the point (queries.Check
 		// explores the deadlock queries separately, and sup/inf queries

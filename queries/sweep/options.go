@@ -23,12 +23,15 @@ type Options struct {
 	Hull          bool // convex-hull over-approximation (queries.Options.Hull)
 	Subsumption   zone.Subsumption
 	Limits        zone.Limits
+	// Workers is the number of goroutines of each point's exploration
+	// (queries.Options.Workers); 0: the cores left to each point by Run.
+	Workers int
 	// SkipInTest: `test: false`, see SkippedInTest.
 	SkipInTest bool
 }
 
 func (o Options) check() queries.Options {
-	return queries.Options{Order: o.Order, Extrapolation: o.Extrapolation, GlobalBounds: o.GlobalBounds, FullZones: o.FullZones, Hull: o.Hull, Subsumption: o.Subsumption, Limits: o.Limits}
+	return queries.Options{Order: o.Order, Extrapolation: o.Extrapolation, GlobalBounds: o.GlobalBounds, FullZones: o.FullZones, Hull: o.Hull, Subsumption: o.Subsumption, Limits: o.Limits, Workers: o.Workers}
 }
 
 // ParseBytes reads sizes like 512MB, 2GiB, 1000000.

@@ -12,7 +12,9 @@ type RunOptions struct {
 	// Jobs is the number of points checked at the same time
 	// (runtime.NumCPU() when 0).
 	Jobs int
-	// Check is passed to CheckPoint.
+	// Check is passed to CheckPoint. With Check.Workers and the spec's
+	// Options.Workers both 0, each point gets the cores left to it,
+	// GOMAXPROCS / Jobs (at least 1).
 	Check CheckOptions
 	// Stop, when closed, stops Run from starting points; Run returns when
 	// the points already running have finished.
@@ -35,6 +37,16 @@ func (s *Spec) Run(ctx context.Context, points []Point, opts RunOptions) []*Poin
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
+	}
+	if opts.Check.Workers <= 0 {
+		opts.Check.Workers = s.Options.Workers
+	}
+	if opts.Check.Workers <= 0 {
+		// the cores left to each point: -j points × --workers per point
+		// never exceed the cores unless both are asked for. Jobs, not the
+		// points left, divides them, so that a point's statistics do not
+		// depend on how many points run beside it (a resumed sweep).
+		opts.Check.Workers = max(1, runtime.GOMAXPROCS(0)/jobs)
 	}
 	jobs = min(jobs, max(len(points), 1))
 	var (

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -146,6 +147,10 @@ missed, 2 a usage or model error, 130 interrupted (the finished points are kept 
 				h.Shard = &sweep.ShardRef{Index: sh.Index, Count: sh.Count}
 			}
 			applyMemoryLimit(spec.Options.Limits.MaxMemory)
+			if jobs == 0 && spec.Options.Workers > 0 {
+				// --workers without -j: the cores left to that many
+				jobs = max(1, runtime.NumCPU()/spec.Options.Workers)
+			}
 			r := &sweepRun{spec: spec, header: h, points: points, jobs: jobs, stdout: stdout, stderr: stderr, of: of}
 			if !noProgress && isTerminal(stderr) {
 				r.progress = true
@@ -160,7 +165,7 @@ missed, 2 a usage or model error, 130 interrupted (the finished points are kept 
 	fl.StringArrayVarP(&qs, "query", "q", nil, "a query of the model by name, name=formula, or a formula (repeatable; default: all of the model's)")
 	fl.StringArrayVar(&grid, "grid", nil, "a swept parameter: name=values, values like 1,9 or 0..5 or 0..50/10 (repeatable; the first varies slowest)")
 	fl.StringVar(&where, "where", "", "keep only the points where this condition on the parameters holds, e.g. 'c1 <= c2'")
-	fl.IntVarP(&jobs, "jobs", "j", 0, "points checked at the same time (default: the number of CPUs)")
+	fl.IntVarP(&jobs, "jobs", "j", 0, "points checked at the same time (default: the number of CPUs, divided by --workers when given)")
 	fl.StringVar(&resume, "resume", "", "a jsonl results file: skip the points it holds and append the new ones to it (created if missing)")
 	fl.StringVar(&shard, "shard", "", "run one slice of the grid: i/n (0 <= i < n), auto (index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, count from TCHECK_SHARDS or SLURM_ARRAY_TASK_COUNT) or auto/n")
 	fl.BoolVar(&noProgress, "no-progress", false, "do not show the progress bar (shown only on terminals)")
@@ -219,6 +224,10 @@ func sweepSpec(cmd *cobra.Command, arg string, sf *searchFlags, qs, grid []strin
 		if fl.Changed("max-memory") {
 			o.Limits.MaxMemory = opts.Limits.MaxMemory
 		}
+		if fl.Changed("subsumption") {
+			o.Subsumption = opts.Subsumption
+		}
+		o.Workers = opts.Workers
 		return spec, nil
 	}
 	ms, err := resolveSweepModel(arg, "")
@@ -248,7 +257,7 @@ func sweepSpec(cmd *cobra.Command, arg string, sf *searchFlags, qs, grid []strin
 	sort.Slice(set, func(i, j int) bool { return set[i].Name < set[j].Name })
 	return sweep.New(sweep.Args{
 		Model: ms, Queries: qs, Grid: sweep.Grid{g}, Where: where, Set: set,
-		Options: sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Hull: opts.Hull, Subsumption: opts.Subsumption, Limits: opts.Limits},
+		Options: sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Hull: opts.Hull, Subsumption: opts.Subsumption, Limits: opts.Limits, Workers: opts.Workers},
 	})
 }
 

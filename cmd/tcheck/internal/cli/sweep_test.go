@@ -171,7 +171,7 @@ func TestSweepInterruptedAndResumedLosesNoPoint(t *testing.T) {
 	// second (the last ones stop at the state limit), so the sweep is
 	// still running when the signal comes after the second point.
 	args := []string{"sweep", repoRoot + "/testdata/fischer.yaml", "--grid", "N=2..6", "--grid", "w=9..10", "-q", "mutex", "-q", "no-deadlock",
-		"--max-states", "30000", "-j", "1", "--no-progress"}
+		"--max-states", "30000", "-j", "1", "--workers", "1", "--no-progress"}
 	cmd := exec.Command(bin, append(args, "--resume", journal)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -401,7 +401,10 @@ func TestJobArrayExamplesRun(t *testing.T) {
 		for i := range 3 {
 			cmd := exec.Command("bash", repoRoot+"/docs/slurm/sweep.sbatch")
 			cmd.Env = append(os.Environ(), "PATH="+path, "SWEEP="+sweepFile, "OUT="+out,
-				"SLURM_ARRAY_TASK_ID="+strconv.Itoa(i), "SLURM_ARRAY_TASK_MIN=0", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_CPUS_PER_TASK=1")
+				"SLURM_ARRAY_TASK_ID="+strconv.Itoa(i), "SLURM_ARRAY_TASK_MIN=0", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_CPUS_PER_TASK=1",
+				// one CPU per task, as Slurm's cpuset gives: one worker per point,
+				// whose state counts match the single-machine run's
+				"GOMAXPROCS=1")
 			if b, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("task %d: %v\n%s", i, err, b)
 			}

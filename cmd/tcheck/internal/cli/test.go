@@ -61,14 +61,15 @@ load, or a model runtime error).`,
 			}
 			applyMemoryLimit(opts.Limits.MaxMemory)
 			o := regress.Options{
-				Check:   sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Hull: opts.Hull, Subsumption: opts.Subsumption, Limits: opts.Limits},
+				Check:   sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Hull: opts.Hull, Subsumption: opts.Subsumption, Limits: opts.Limits, Workers: opts.Workers},
 				Jobs:    jobs,
 				Resolve: resolveSweepModel,
 				Parse:   parseModelFile,
 				Expand:  expandMutant,
 			}
 			if o.Jobs <= 0 {
-				o.Jobs = runtime.NumCPU()
+				// the CPUs, or the CPUs left to each --workers
+				o.Jobs = max(1, runtime.NumCPU()/max(opts.Workers, 1))
 			}
 			if runRE != "" {
 				if o.Run, err = regexp.Compile(runRE); err != nil {
@@ -158,12 +159,14 @@ load, or a model runtime error).`,
 	fl.StringVar(&sf.subsumption, "subsumption", "inclusion", "how a stored zone covers a new one: inclusion, or alu (aLU subsumption, for E<> and A[])")
 	fl.BoolVar(&sf.hull, "hull", false, "convex-hull over-approximation, as in verify: A[] satisfied and E<> violated are decided by it, reached goals are re-checked exactly, sup/inf values become bounds")
 	fl.StringVar(&sf.maxInput, "max-input", "", "refuse model and sweep files larger than this, e.g. 64MiB (default 8MiB)")
+	fl.IntVar(&sf.workers, "workers", 1, "goroutines exploring each zone graph (default: the CPUs left to each of the -j files, 1 with the default -j)")
+	sf.cmd = cmd
 	fl.StringVar(&runRE, "run", "", "check only the queries whose name matches this regular expression")
 	fl.StringVar(&junit, "junit", "", "also write a JUnit XML report to this file")
 	fl.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	fl.BoolVar(&update, "update", false, "rewrite the expect: values of failing queries in model files from the current answers")
 	fl.BoolVarP(&verbose, "verbose", "v", false, "list every query, not only failures")
-	fl.IntVarP(&jobs, "jobs", "j", 0, "files (and sweep points) checked at the same time (default: the number of CPUs)")
+	fl.IntVarP(&jobs, "jobs", "j", 0, "files (and sweep points) checked at the same time (default: the number of CPUs, divided by --workers when given)")
 	return cmd
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
@@ -38,9 +39,12 @@ type searchFlags struct {
 	hull         bool
 	maxInput     string
 	subsumption  string
+	workers      int
+	cmd          *cobra.Command // to tell a --workers given from its default
 }
 
 func (f *searchFlags) register(cmd *cobra.Command) {
+	f.cmd = cmd
 	fl := cmd.Flags()
 	fl.StringVar(&f.order, "order", "bfs", "search order: bfs (shortest traces) or dfs")
 	fl.StringVar(&f.extrapolate, "extrapolation", "lu+", "zone abstraction: lu+, lu, m+, m or none")
@@ -52,6 +56,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
 	fl.StringVar(&f.subsumption, "subsumption", "inclusion", "how a stored zone covers a new one: inclusion, or alu (aLU subsumption, LICS 2012; for E<> and A[] under lu/lu+, else inclusion)")
 	fl.StringVar(&f.maxInput, "max-input", "", "refuse model, query and sweep files larger than this, e.g. 64MiB (default 8MiB)")
+	fl.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "goroutines exploring each zone graph (default: the CPUs; in sweep and test, the CPUs left to each of the -j jobs). With more than 1, stored-state counts vary a little from run to run and traces need not be shortest: use --workers 1 for shortest (bfs) traces and reproducible counts")
 	fl.BoolVar(&f.hull, "hull", false, "convex-hull over-approximation (UPPAAL's -A): A[] satisfied and E<> violated are decided by it, reached goals are re-checked exactly, sup/inf values become bounds")
 }
 
@@ -80,6 +85,12 @@ func (f *searchFlags) options() (queries.Options, error) {
 	}
 	o.FullZones = f.fullZones
 	o.Hull = f.hull
+	if f.workersSet() {
+		if f.workers < 1 {
+			return o, fmt.Errorf("--workers: %d is not a number of workers (at least 1)", f.workers)
+		}
+		o.Workers = f.workers
+	}
 	if f.maxStates < 0 {
 		return o, fmt.Errorf("--max-states: %d is negative (0 means no limit)", f.maxStates)
 	}
@@ -104,6 +115,12 @@ func (f *searchFlags) options() (queries.Options, error) {
 		model.MaxSourceBytes = int64(m)
 	}
 	return o, nil
+}
+
+// workersSet reports whether --workers was given; options leaves
+// Options.Workers 0 otherwise, for the command to choose.
+func (f *searchFlags) workersSet() bool {
+	return f.cmd != nil && f.cmd.Flags().Changed("workers")
 }
 
 func (f *searchFlags) overrides() (map[string]int64, error) {
@@ -321,6 +338,9 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			opts, err := sf.options()
 			if err != nil {
 				return usageErr(err)
+			}
+			if opts.Workers == 0 {
+				opts.Workers = runtime.GOMAXPROCS(0)
 			}
 			ov, err := sf.overrides()
 			if err != nil {

@@ -146,11 +146,12 @@ func TestVerifyReportsEveryQuery(t *testing.T) {
 }
 
 // TestVerifyOutput pins the text output, with traces, of a violated
-// property (golden file, volatile fields masked). Under --set the model's
+// property (golden file, volatile fields masked; one worker, whose counts
+// and BFS-shortest trace are reproducible). Under --set the model's
 // `expect: satisfied` is for its own parameters: the verdict is printed
 // as not judged, and the exit code is 0 (docs/queries.md, Expectations).
 func TestVerifyOutput(t *testing.T) {
-	code, out, _ := run("verify", "../../../../testdata/fischer.yaml", "--set", "N=3", "--set", "w=9", "-q", "mutex", "--trace", "--stats", "--no-progress")
+	code, out, _ := run("verify", "../../../../testdata/fischer.yaml", "--set", "N=3", "--set", "w=9", "-q", "mutex", "--trace", "--stats", "--no-progress", "--workers", "1")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -217,6 +218,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"verify", "../../../../testdata/fischer.yaml", "--set", "N=99999999999"}, "tcheck: --set N=99999999999: the value does not fit in 32 bits"},
 		{[]string{"verify", "agrement"}, "(did you mean the bundled model agreement?)"},
 		{[]string{"verify", "../../../../testdata/fischer.yaml", "--subsumption", "lu"}, "--subsumption:"},
+		{[]string{"verify", "../../../../testdata/fischer.yaml", "--workers", "0"}, "--workers: 0 is not a number of workers"},
+		{[]string{"sweep", "timeout", "--grid", "d=0..1", "--workers", "-2"}, "--workers: -2 is not a number of workers"},
+		{[]string{"test", "../../../../testdata/regress/ok", "--workers", "0"}, "--workers: 0 is not a number of workers"},
 	} {
 		code, _, errOut := run(tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.msg) {

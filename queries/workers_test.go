@@ -1,0 +1,102 @@
+package queries
+
+import (
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/tcheck/tcheck/zone"
+)
+
+// TestWorkersKeepVerdicts checks the parallel search (Options.Workers,
+// zone.SearchWorkers) against the sequential one on every model under
+// testdata/ with queries (the semantics models, Fischer, CSMA/CD and the
+// UPPAAL examples) and on instances large enough for the workers to run at
+// once: the verdicts, the sup/inf values and the number of discrete states
+// stored are the same (the stored zones may differ: inclusion depends on
+// the order in which workers store them), and every witness replays (Check
+// turns one that does not into an error). Run it with -race.
+func TestWorkersKeepVerdicts(t *testing.T) {
+	type instance struct {
+		path string
+		set  map[string]int64
+	}
+	var cases []instance
+	for _, pat := range []string{"testdata/semantics/*.yaml", "../testdata/*.yaml", "../testdata/uppaal/*.yaml"} {
+		files, err := filepath.Glob(pat)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no models: %v", pat, err)
+		}
+		for _, f := range files {
+			cases = append(cases, instance{f, nil})
+		}
+	}
+	cases = append(cases,
+		instance{"../testdata/fischer.yaml", map[string]int64{"N": 6}},
+		instance{"../testdata/fischer.yaml", map[string]int64{"N": 5, "w": 9}},
+		instance{"../testdata/csmacd.yaml", map[string]int64{"N": 6}})
+	configs := []struct {
+		name string
+		opts Options
+	}{
+		{"workers=4", Options{Workers: 4}},
+		{"workers=3+dfs", Options{Workers: 3, Order: zone.DFS}},
+		{"workers=2+alu", Options{Workers: 2, Subsumption: zone.ALU}},
+		{"workers=3+full-zones+m+", Options{Workers: 3, FullZones: true, Extrapolation: zone.ExtraMPlus}},
+	}
+	for _, tc := range cases {
+		name := filepath.Base(tc.path)
+		for k, v := range tc.set {
+			name += "," + k + "=" + strconv.FormatInt(v, 10)
+		}
+		t.Run(name, func(t *testing.T) {
+			if testing.Short() && tc.set != nil {
+				t.Skip("large instance")
+			}
+			f, net := loadModel(t, tc.path, tc.set)
+			qs, err := FromFile(net, f, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := checkAll(t, net, qs, Options{})
+			if testing.Short() {
+				for _, b := range base {
+					if b.Stats.Stored > 3000 {
+						t.Skip("large instance")
+					}
+				}
+			}
+			for _, c := range configs {
+				opts := c.opts
+				if c.opts.Extrapolation != 0 || c.opts.Subsumption != 0 || c.opts.FullZones {
+					// the baseline of a config that changes the abstraction
+					seq := opts
+					seq.Workers = 1
+					base = checkAll(t, net, qs, seq)
+				} else {
+					base = checkAll(t, net, qs, Options{Order: opts.Order})
+				}
+				got := checkAll(t, net, qs, opts)
+				for i, g := range got {
+					b := base[i]
+					if g.Verdict != b.Verdict {
+						t.Errorf("%s %s: %v with workers, %v without (%v / %v)", c.name, g.Query.Name, g.Verdict, b.Verdict, g.TraceErr, b.TraceErr)
+						continue
+					}
+					if len(g.Values) != len(b.Values) {
+						t.Errorf("%s %s: values %v, want %v", c.name, g.Query.Name, g.Values, b.Values)
+						continue
+					}
+					for j := range g.Values {
+						if g.Values[j] != b.Values[j] {
+							t.Errorf("%s %s: value %v with workers, %v without", c.name, g.Query.Name, g.Values[j], b.Values[j])
+						}
+					}
+					if b.Reason == zone.Completed && g.Stats.Discrete != b.Stats.Discrete {
+						t.Errorf("%s %s: %d discrete states with workers, %d without", c.name, g.Query.Name, g.Stats.Discrete, b.Stats.Discrete)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,155 @@
+package zone
+
+import (
+	"sync/atomic"
+
+	"github.com/tcheck/tcheck/dbm"
+)
+
+// passedStore is where an expander stores the states it computes: the
+// sequential search's passedList, or one worker's view of the parallel
+// search's sharded list.
+type passedStore interface {
+	// insert stores (key, z) unless a stored zone covers it, evicting
+	// the stored zones it covers; it returns the new node or nil.
+	insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) *Node
+	// storedCount is the number of states stored by all workers.
+	storedCount() int64
+}
+
+func (p *passedList) storedCount() int64 { return p.stored }
+
+// expander is the step shared by the sequential and the parallel search
+// (TChecker's layering: the algorithm is a loop over a waiting list, a
+// passed list and this): it computes the successors of one stored state
+// with its own Stepper, calls the visitor on each, extrapolates it and
+// offers it to the passed list; the new nodes collect in out for the
+// driver to queue. One expander belongs to one goroutine.
+type expander struct {
+	sys    *System
+	st     *Stepper
+	xp     *extrapolator
+	alu    bool
+	passed passedStore
+	visit  Visitor
+	// maxStates ends the search when the passed list holds that many
+	// states (0: no limit).
+	maxStates int64
+
+	out []*Node // nodes stored by the last initial or expand call
+
+	// explored and transitions are read by the parallel driver's progress
+	// reports while the worker runs.
+	explored, transitions atomic.Int64
+
+	// scratch
+	locs, vars, dlocs, dvars []int32
+	src, exact               dbm.DBM
+	key                      []byte
+	v                        Visit
+
+	// state of the expansion in progress, for succ
+	node    *Node
+	moveIdx int32
+	reason  StopReason
+	err     error
+	succ    func(Move) bool
+}
+
+func newExpander(sys *System, opts Options, alu bool, passed passedStore, visit Visitor) *expander {
+	e := &expander{
+		sys:       sys,
+		st:        NewStepper(sys),
+		xp:        newExtrapolator(sys, opts.Extrapolation),
+		alu:       alu,
+		passed:    passed,
+		visit:     visit,
+		maxStates: opts.Limits.MaxStates,
+		locs:      make([]int32, sys.NProcs),
+		vars:      make([]int32, sys.NVars),
+		dlocs:     make([]int32, sys.NProcs),
+		dvars:     make([]int32, sys.NVars),
+		src:       dbm.New(sys.Dim),
+		exact:     dbm.New(sys.Dim),
+	}
+	e.succ = e.successor
+	return e
+}
+
+// store extrapolates (l, vv, work) and offers the result to the passed
+// list; it reports whether the state limit is reached. work is modified
+// (the visitor has seen it already).
+func (e *expander) store(parent *Node, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
+	e.key = e.sys.appendKey(e.key[:0], l, vv)
+	parts, split := e.xp.apply(work, l)
+	if !split {
+		if n := e.passed.insert(e.key, work, parent, moveIdx); n != nil {
+			e.out = append(e.out, n)
+		}
+	} else {
+		for _, p := range parts {
+			if n := e.passed.insert(e.key, p, parent, moveIdx); n != nil {
+				e.out = append(e.out, n)
+			}
+		}
+	}
+	return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
+}
+
+// initial computes, visits and stores the initial state. It returns
+// Completed to go on (also when the initial state is empty: nothing is
+// stored), Stopped or LimitStates to end, or the model's error.
+func (e *expander) initial() (StopReason, error) {
+	ok, err := e.st.Initial(e.locs, e.vars, e.exact)
+	if err != nil || !ok {
+		return Completed, err
+	}
+	e.v = Visit{Locs: e.locs, Vars: e.vars, Zone: e.exact}
+	if e.visit(&e.v) {
+		return Stopped, nil
+	}
+	if e.store(nil, -1, e.locs, e.vars, e.exact) {
+		return LimitStates, nil
+	}
+	return Completed, nil
+}
+
+// expand computes, visits and stores the successors of node. It returns
+// Completed to go on, Stopped or LimitStates to end, or the model's error
+// (or an interrupted evaluation).
+func (e *expander) expand(node *Node) (StopReason, error) {
+	e.sys.Decode(node, e.locs, e.vars)
+	node.LoadZone(e.src)
+	e.node, e.moveIdx, e.reason, e.err = node, 0, Completed, nil
+	e.explored.Add(1)
+	err := e.st.Moves(e.locs, e.vars, e.succ)
+	if err == nil {
+		err = e.err
+	}
+	return e.reason, err
+}
+
+// successor is the callback of Stepper.Moves: one move of e.node.
+func (e *expander) successor(m Move) bool {
+	idx := e.moveIdx
+	e.moveIdx++
+	ok, err := e.st.Post(e.locs, e.vars, e.src, m, e.dlocs, e.dvars, e.exact)
+	if err != nil {
+		e.err = err
+		return false
+	}
+	if !ok {
+		return true
+	}
+	e.transitions.Add(1)
+	e.v = Visit{Parent: e.node, Move: m, Locs: e.dlocs, Vars: e.dvars, Zone: e.exact}
+	if e.visit(&e.v) {
+		e.reason = Stopped
+		return false
+	}
+	if e.store(e.node, idx, e.dlocs, e.dvars, e.exact) {
+		e.reason = LimitStates
+		return false
+	}
+	return true
+}

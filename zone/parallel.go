@@ -1,0 +1,348 @@
+package zone
+
+import (
+	"hash/maphash"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tcheck/tcheck/dbm"
+)
+
+// The parallel search follows Dalsgaard, Laarman, Larsen, Olesen and van de
+// Pol, "Multi-core Reachability for Timed Automata" (FORMATS 2012): the
+// workers share one passed list, a multimap from the discrete part to its
+// zones, here split into shards by the hash of the discrete part, each
+// under its own lock (their lockless table stores the discrete parts and
+// locks the zone lists; a shard lock is held for one insert, a few
+// inclusion tests). Each worker has its own waiting list and steals half of
+// another's when its own runs dry; the search ends when no state is queued
+// or being expanded. Inclusion then depends on the order in which the
+// workers store zones, so the stored zones vary slightly from run to run;
+// the reachable states, and so every verdict and sup value, do not.
+
+// SearchWorkers explores like Search with opts.Workers goroutines (one
+// when it is 0 or 1, which is Search itself). newVisitor is called once
+// per worker: each worker calls its own visitor, so the visitors may keep
+// scratch, but what they share must be guarded. With several workers the
+// order of the visits is not BFS or DFS overall (each worker follows
+// opts.Order on its own list), so a witness found first need not be a
+// shortest one.
+func SearchWorkers(sys *System, opts Options, newVisitor func() Visitor) Result {
+	if opts.Workers <= 1 {
+		return Search(sys, opts, newVisitor())
+	}
+	return searchParallel(sys, opts, newVisitor)
+}
+
+// sharedPassed is the passed list of a parallel search: passedLists in
+// shards chosen by the hash of the discrete part.
+type sharedPassed struct {
+	seed   maphash.Seed
+	mask   uint64
+	shards []passedShard
+	alu    bool
+	stored atomic.Int64
+	cover  atomic.Int64
+}
+
+type passedShard struct {
+	mu sync.Mutex
+	p  *passedList
+	_  [40]byte // keep shards' locks on separate cache lines
+}
+
+func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed {
+	n := 1
+	for n < 16*workers {
+		n *= 2
+	}
+	s := &sharedPassed{seed: maphash.MakeSeed(), mask: uint64(n - 1), shards: make([]passedShard, n), alu: alu}
+	for i := range s.shards {
+		s.shards[i].p = newPassedList(dim, opts.FullZones, opts.Hull)
+		if alu {
+			s.shards[i].p.row0 = make([]dbm.Bound, dim)
+			s.shards[i].p.alu = true
+		}
+	}
+	return s
+}
+
+// sharedView is one worker's access to the shared list: its aLU bounds
+// are those of its own extrapolator.
+type sharedView struct {
+	s    *sharedPassed
+	l, u []int32
+}
+
+func (v sharedView) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) *Node {
+	s := v.s
+	sh := &s.shards[maphash.Bytes(s.seed, key)&s.mask]
+	sh.mu.Lock()
+	p := sh.p
+	if s.alu {
+		p.l, p.u = v.l, v.u
+	}
+	stored, cover := p.stored, p.cover
+	n := p.insert(key, z, parent, moveIdx)
+	ds, dc := p.stored-stored, p.cover-cover
+	sh.mu.Unlock()
+	if ds != 0 {
+		s.stored.Add(ds)
+	}
+	if dc != 0 {
+		s.cover.Add(dc)
+	}
+	return n
+}
+
+func (v sharedView) storedCount() int64 { return v.s.stored.Load() }
+
+func (s *sharedPassed) discrete() int64 {
+	var n int64
+	for i := range s.shards {
+		n += int64(len(s.shards[i].p.m))
+	}
+	return n
+}
+
+// workQueue is one worker's waiting list; other workers steal from it.
+type workQueue struct {
+	mu    sync.Mutex
+	items []*Node
+	head  int
+	_     [32]byte
+}
+
+// pushAll queues ns.
+func (q *workQueue) pushAll(ns []*Node) {
+	q.mu.Lock()
+	q.items = append(q.items, ns...)
+	q.mu.Unlock()
+}
+
+// pop takes the next node in order (oldest first for BFS, newest for DFS),
+// or nil when the queue is empty. Covered nodes are returned too: the
+// caller accounts for them.
+func (q *workQueue) pop(order Order) *Node {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.head >= len(q.items) {
+		return nil
+	}
+	var n *Node
+	if order == DFS {
+		n = q.items[len(q.items)-1]
+		q.items[len(q.items)-1] = nil
+		q.items = q.items[:len(q.items)-1]
+	} else {
+		n = q.items[q.head]
+		q.items[q.head] = nil
+		q.head++
+	}
+	if q.head == len(q.items) {
+		q.items, q.head = q.items[:0], 0
+	} else if q.head > 1024 && q.head*2 > len(q.items) {
+		k := copy(q.items, q.items[q.head:])
+		clear(q.items[k:])
+		q.items, q.head = q.items[:k], 0
+	}
+	return n
+}
+
+// stealHalf moves the older half of q's nodes (at least one) into buf.
+func (q *workQueue) stealHalf(buf []*Node) []*Node {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := len(q.items) - q.head
+	if n == 0 {
+		return buf
+	}
+	k := (n + 1) / 2
+	buf = append(buf, q.items[q.head:q.head+k]...)
+	clear(q.items[q.head : q.head+k])
+	q.head += k
+	if q.head == len(q.items) {
+		q.items, q.head = q.items[:0], 0
+	}
+	return buf
+}
+
+// searchParallel is SearchWorkers with opts.Workers > 1 workers.
+func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
+	workers := opts.Workers
+	res := Result{Extrapolation: describeSearch(sys, opts)}
+	sub, _ := ResolveSubsumption(sys, opts)
+	shared := newSharedPassed(sys.Dim, opts, workers, sub == ALU)
+	mem := newMemSampler()
+
+	// stop is set once the search must end: by a worker (the visitor asked
+	// to stop, the state limit, a model error) or by the coordinator (a
+	// limit, cancellation); the first reason given is kept.
+	var stop atomic.Bool
+	var mu sync.Mutex
+	reason := Completed
+	end := func(r StopReason, err error, at *Node) {
+		mu.Lock()
+		defer mu.Unlock()
+		if stop.Load() {
+			return
+		}
+		if err != nil {
+			if Interrupted(err) {
+				r, _ = opts.Limits.expired(now(), start)
+				if r == Completed {
+					r = LimitTime
+				}
+			} else {
+				r = Failed
+				res.Err, res.ErrNode = err.(*ModelError), at
+			}
+		}
+		reason = r
+		stop.Store(true)
+	}
+	interrupt := func() bool {
+		if stop.Load() {
+			return true
+		}
+		_, hit := opts.Limits.expired(now(), start)
+		return hit
+	}
+
+	exps := make([]*expander, workers)
+	queues := make([]workQueue, workers)
+	for i := range exps {
+		e := newExpander(sys, opts, sub == ALU, nil, newVisitor())
+		e.passed = sharedView{s: shared, l: e.xp.l, u: e.xp.u}
+		e.st.SetInterrupt(interrupt)
+		exps[i] = e
+	}
+	// pending counts the nodes queued or being expanded: it rises before a
+	// node is queued and falls after its successors are, so it is zero
+	// exactly when the search is done.
+	var pending atomic.Int64
+
+	finish := func() Result {
+		res.Reason = reason
+		for _, e := range exps {
+			res.Explored += e.explored.Load()
+			res.Transitions += e.transitions.Load()
+		}
+		res.Stored = shared.stored.Load()
+		res.Covered = shared.cover.Load()
+		res.Discrete = shared.discrete()
+		res.Elapsed = now().Sub(start)
+		res.PeakMemory = mem.sample()
+		return res
+	}
+
+	r, err := exps[0].initial()
+	if err != nil || r != Completed {
+		end(r, err, nil)
+		return finish()
+	}
+	pending.Add(int64(len(exps[0].out)))
+	queues[0].pushAll(exps[0].out)
+	exps[0].out = exps[0].out[:0]
+
+	var wg sync.WaitGroup
+	for i := range exps {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			e, q := exps[i], &queues[i]
+			var stolen []*Node
+			for !stop.Load() {
+				node := q.pop(opts.Order)
+				if node == nil {
+					// steal from the others, starting after ourselves
+					for k := 1; k < workers && len(stolen) == 0; k++ {
+						stolen = queues[(i+k)%workers].stealHalf(stolen[:0])
+					}
+					if len(stolen) > 0 {
+						q.pushAll(stolen)
+						clear(stolen)
+						stolen = stolen[:0]
+						continue
+					}
+					if pending.Load() == 0 {
+						return
+					}
+					runtime.Gosched()
+					continue
+				}
+				if node.covered.Load() {
+					pending.Add(-1)
+					continue
+				}
+				r, err := e.expand(node)
+				if err != nil || r != Completed {
+					end(r, err, node)
+					return
+				}
+				if len(e.out) > 0 {
+					pending.Add(int64(len(e.out)))
+					q.pushAll(e.out)
+					clear(e.out)
+					e.out = e.out[:0]
+				}
+				pending.Add(-1)
+			}
+		}(i)
+	}
+
+	// The coordinator watches the limits and reports progress while the
+	// workers run.
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	progressEvery := opts.ProgressEvery
+	if progressEvery == 0 {
+		progressEvery = time.Second
+	}
+	lastProgress, lastMem := start, start
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		case <-opts.Limits.Cancel:
+			end(Canceled, nil, nil)
+			<-done
+			running = false
+		case <-tick.C:
+			t := now()
+			if r, hit := opts.Limits.expired(t, start); hit {
+				end(r, nil, nil)
+				continue
+			}
+			if opts.Limits.MaxMemory > 0 || t.Sub(lastMem) >= 100*time.Millisecond {
+				lastMem = t
+				if m := mem.sample(); opts.Limits.MaxMemory > 0 && m >= opts.Limits.MaxMemory {
+					end(LimitMemory, nil, nil)
+					continue
+				}
+			}
+			if opts.Progress != nil && t.Sub(lastProgress) >= progressEvery {
+				lastProgress = t
+				var s Stats
+				for _, e := range exps {
+					s.Explored += e.explored.Load()
+					s.Transitions += e.transitions.Load()
+				}
+				s.Stored, s.Covered = shared.stored.Load(), shared.cover.Load()
+				s.Elapsed = t.Sub(start)
+				s.PeakMemory = mem.peak
+				opts.Progress(s)
+			}
+		}
+	}
+	return finish()
+}

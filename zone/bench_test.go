@@ -105,3 +105,42 @@ func BenchmarkAgreement(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWorkers explores the full zone graph of Fischer's protocol
+// (N = 9) and CSMA/CD (N = 10) with the sequential driver and with the
+// parallel one at 1, 2 and 4 workers: "parallel/1" is the cost of the
+// parallel machinery alone (shards, queues, atomics). Compare the ratios
+// within one run.
+//
+//	go test -run XXX -bench Workers -benchtime 3x ./zone/
+func BenchmarkWorkers(b *testing.B) {
+	for _, m := range []struct {
+		name, path string
+		n          int64
+	}{{"fischer-9", "../testdata/fischer.yaml", 9}, {"csmacd-10", "../testdata/csmacd.yaml", 10}} {
+		net := compile(b, m.path, map[string]int64{"N": m.n})
+		sys := zone.NewSystem(net)
+		visitor := func() zone.Visitor { return func(*zone.Visit) bool { return false } }
+		opts := zone.Options{Extrapolation: zone.Extrapolation{Local: true}}
+		for _, w := range []int{0, 1, 2, 4} {
+			name := m.name + "/sequential"
+			if w > 0 {
+				name = fmt.Sprintf("%s/parallel/%d", m.name, w)
+			}
+			b.Run(name, func(b *testing.B) {
+				o := opts
+				o.Workers = w
+				var res zone.Result
+				for b.Loop() {
+					if w == 0 {
+						res = zone.Search(sys, o, visitor())
+					} else {
+						res = zone.SearchParallelForTest(sys, o, visitor)
+					}
+				}
+				b.ReportMetric(float64(res.Stored), "stored")
+				b.ReportMetric(float64(res.Explored), "explored")
+			})
+		}
+	}
+}

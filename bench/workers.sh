@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Multi-core scaling of the parallel search (issue 13): each model with
+# --workers 1, 2, 4, ... up to the CPUs (or the list in WORKERS), one run
+# each, printing wall time, speedup over --workers 1 and stored states.
+#
+#   bench/workers.sh               # builds ./tcheck first
+#   WORKERS="1 2" bench/workers.sh # the 2-core machine's figures
+#
+# Ratios come from one run of this script on one machine: record the
+# machine with them (docs/results.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TCHECK=${TCHECK:-./tcheck}
+if [ -z "${NOBUILD:-}" ]; then go build -o "$TCHECK" ./cmd/tcheck; fi
+cpus=$(nproc)
+if [ -z "${WORKERS:-}" ]; then
+  WORKERS="1"; w=2
+  while [ "$w" -le "$cpus" ]; do WORKERS="$WORKERS $w"; w=$((w * 2)); done
+  case " $WORKERS " in *" $cpus "*) ;; *) WORKERS="$WORKERS $cpus" ;; esac
+fi
+# name | model | arguments
+models=(
+  "fischer-10|testdata/fischer.yaml|--set N=10 -q mutex"
+  "csmacd-11|testdata/csmacd.yaml|--set N=11 -q bus-exclusive"
+  "agreement-f1-(1,1,2)|agreement|--set f=1 --set c1=1 --set c2=1 --set d=2 -q termination"
+)
+if [ -n "${MODELS:-}" ]; then
+  keep=(); for m in "${models[@]}"; do case "$m" in ${MODELS}*) keep+=("$m") ;; esac; done; models=("${keep[@]}")
+fi
+echo "# $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+printf '%-22s %8s %10s %8s %12s %s\n' model workers wall_s speedup stored verdict
+for m in "${models[@]}"; do
+  IFS='|' read -r name model args <<<"$m"
+  base=""
+  for w in $WORKERS; do
+    start=$(date +%s.%N)
+    out=$($TCHECK verify "$model" $args --stats --no-progress --workers "$w" 2>&1 || true)
+    end=$(date +%s.%N)
+    wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
+    [ -z "$base" ] && base=$wall
+    stored=$(echo "$out" | sed -n 's/.*stored \([0-9]*\).*/\1/p' | head -1)
+    verdict=$(echo "$out" | grep -m1 -oE '^  (satisfied|violated|unknown|error)' | tr -d ' ')
+    printf '%-22s %8s %10.2f %8.2f %12s %s\n' "$name" "$w" "$wall" "$(awk -v a="$base" -v b="$wall" 'BEGIN { printf "%.3f", a / b }')" "$stored" "$verdict"
+  done
+done

@@ -430,6 +430,11 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		// the hull and diagonal constraints.
 		zopts.Subsumption = zone.ALU
 	}
+	// E<>, A[] and deadlock goals are decided on the states the passed
+	// list keeps (zone.Options.VisitNew: their clock constants are in the
+	// bounds, deadlock is under M+); sup/inf accumulators see every
+	// successor.
+	zopts.VisitNew = !wholeGraph
 	if opts.Progress != nil {
 		zopts.Progress = func(s zone.Stats) { opts.Progress(qs, s) }
 	}

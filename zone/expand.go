@@ -35,6 +35,11 @@ type expander struct {
 	// maxStates ends the search when the passed list holds that many
 	// states (0: no limit).
 	maxStates int64
+	// visitNew: visit only the successors the passed list keeps, after
+	// the inclusion test (Options.VisitNew); keep holds the exact zone
+	// meanwhile, since extrapolation works in place.
+	visitNew bool
+	keep     dbm.DBM
 
 	out []*Node // nodes stored by the last initial or expand call
 
@@ -65,12 +70,16 @@ func newExpander(sys *System, opts Options, alu bool, passed passedStore, visit 
 		passed:    passed,
 		visit:     visit,
 		maxStates: opts.Limits.MaxStates,
+		visitNew:  opts.VisitNew && !opts.Hull,
 		locs:      make([]int32, sys.NProcs),
 		vars:      make([]int32, sys.NVars),
 		dlocs:     make([]int32, sys.NProcs),
 		dvars:     make([]int32, sys.NVars),
 		src:       dbm.New(sys.Dim),
 		exact:     dbm.New(sys.Dim),
+	}
+	if e.visitNew {
+		e.keep = dbm.New(sys.Dim)
 	}
 	e.succ = e.successor
 	return e
@@ -142,6 +151,23 @@ func (e *expander) successor(m Move) bool {
 		return true
 	}
 	e.transitions.Add(1)
+	if e.visitNew {
+		e.keep.CopyFrom(e.exact)
+		before := len(e.out)
+		limit := e.store(e.node, idx, e.dlocs, e.dvars, e.exact)
+		if len(e.out) > before {
+			e.v = Visit{Parent: e.node, Move: m, Locs: e.dlocs, Vars: e.dvars, Zone: e.keep}
+			if e.visit(&e.v) {
+				e.reason = Stopped
+				return false
+			}
+		}
+		if limit {
+			e.reason = LimitStates
+			return false
+		}
+		return true
+	}
 	e.v = Visit{Parent: e.node, Move: m, Locs: e.dlocs, Vars: e.dvars, Zone: e.exact}
 	if e.visit(&e.v) {
 		e.reason = Stopped

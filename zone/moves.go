@@ -1,0 +1,124 @@
+package zone
+
+// The moves of a discrete state, by transition kind: collectEnabled finds
+// the edges whose data guards hold, Moves turns them into internal moves,
+// binary synchronisations (binary) and broadcasts (broadcast.go), and
+// drops, when a process is in a committed location, every move that no
+// committed process takes part in (UPPAAL's committed rule).
+
+// collectEnabled fills es with the edges whose data guards hold in
+// (locs, vars), in process and edge order, and indexes receivers by channel.
+func (st *Stepper) collectEnabled(es *enabledSet, locs, vars []int32) error {
+	for _, c := range es.touched {
+		es.recvs[c] = es.recvs[c][:0]
+	}
+	es.touched = es.touched[:0]
+	es.enabled = es.enabled[:0]
+	env := st.env
+	env.Vars, env.Locs = vars, locs
+	for p, proc := range st.sys.Net.Procs {
+		loc := &proc.Locations[locs[p]]
+		for _, ei := range loc.Out {
+			e := &proc.Edges[ei]
+			if e.Guard != nil {
+				ok := e.Guard(env)
+				if env.Err != nil {
+					return st.runtimeErr(Move{{int32(p), int32(ei)}})
+				}
+				if !ok {
+					continue
+				}
+			}
+			ch := int32(e.Sync)
+			if e.SyncExpr != nil {
+				ch = e.SyncExpr(env)
+				if env.Err != nil {
+					return st.runtimeErr(Move{{int32(p), int32(ei)}})
+				}
+			}
+			es.enabled = append(es.enabled, enabledEdge{proc: int32(p), edge: int32(ei), ch: ch, send: e.Send})
+			if ch >= 0 && !e.Send {
+				if len(es.recvs[ch]) == 0 {
+					es.touched = append(es.touched, ch)
+				}
+				es.recvs[ch] = append(es.recvs[ch], int32(len(es.enabled)-1))
+			}
+		}
+	}
+	return nil
+}
+
+// Moves calls fn for every transition enabled in the discrete state (locs,
+// vars), as far as data guards and the committed rule decide (clock guards
+// are left to Post), in deterministic order. The Move passed to fn is
+// scratch: copy it to keep it. fn returns false to stop.
+func (st *Stepper) Moves(locs, vars []int32, fn func(Move) bool) error {
+	if err := st.collectEnabled(&st.cur, locs, vars); err != nil {
+		return err
+	}
+	es := &st.cur
+	emit := fn
+	if st.sys.hasCommitted && st.inCommitted(locs) {
+		emit = func(m Move) bool { return !st.involvesCommitted(locs, m) || fn(m) }
+	}
+	for i := range es.enabled {
+		e := es.enabled[i]
+		switch {
+		case e.ch < 0:
+			st.move = append(st.move[:0], EdgeRef{e.proc, e.edge})
+			if !emit(st.move) {
+				return nil
+			}
+		case !e.send:
+			// receivers move only with a sender
+		case !st.sys.Net.Chans[e.ch].Broadcast:
+			if !st.binary(e, emit) {
+				return nil
+			}
+		default:
+			if !st.broadcast(e, emit) {
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// binary emits the sender e with each enabled receiver of its channel in
+// another process, in process and edge order.
+func (st *Stepper) binary(e enabledEdge, emit func(Move) bool) bool {
+	es := &st.cur
+	for _, ri := range es.recvs[e.ch] {
+		r := es.enabled[ri]
+		if r.proc == e.proc {
+			continue
+		}
+		st.move = append(st.move[:0], EdgeRef{e.proc, e.edge}, EdgeRef{r.proc, r.edge})
+		if !emit(st.move) {
+			return false
+		}
+	}
+	return true
+}
+
+// inCommitted reports whether a process is in a committed location.
+func (st *Stepper) inCommitted(locs []int32) bool {
+	for p, proc := range st.sys.Net.Procs {
+		if proc.Locations[locs[p]].Committed {
+			return true
+		}
+	}
+	return false
+}
+
+// involvesCommitted reports whether a process of m is in a committed
+// location: the moves allowed while one is.
+func (st *Stepper) involvesCommitted(locs []int32, m Move) bool {
+	procs := st.sys.Net.Procs
+	for _, r := range m {
+		if procs[r.Proc].Locations[locs[r.Proc]].Committed {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,89 @@
+package zone
+
+import (
+	"errors"
+
+	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
+)
+
+// ModelError is a runtime error of the model (a variable assigned out of its
+// range, an index out of bounds, a division by zero) met while computing the
+// successors of a state along Move (nil for the initial state).
+type ModelError struct {
+	Err  *model.RuntimeError
+	Move Move
+}
+
+func (e *ModelError) Error() string { return e.Err.Error() }
+
+// Interrupted reports whether err is an evaluation stopped by
+// model.Env.Interrupt (a time limit or a cancellation reached inside a long
+// evaluation) rather than an error of the model.
+func Interrupted(err error) bool {
+	var me *ModelError
+	if errors.As(err, &me) {
+		return me.Err != nil && me.Err.Interrupted
+	}
+	var re *model.RuntimeError
+	return errors.As(err, &re) && re.Interrupted
+}
+
+// SetInterrupt makes the stepper's long evaluations poll stop
+// (model.Env.Interrupt): when it returns true the evaluation ends with an
+// error for which Interrupted is true.
+func (st *Stepper) SetInterrupt(stop func() bool) { st.env.Interrupt = stop }
+
+// enabledEdge is an edge whose data guard holds in the current state.
+type enabledEdge struct {
+	proc, edge int32
+	ch         int32 // channel index, -1 for an internal edge
+	send       bool
+}
+
+// Stepper computes symbolic successors. It owns scratch space and is not
+// safe for concurrent use; make one per goroutine.
+type Stepper struct {
+	sys *System
+	env *model.Env
+
+	cur, tgt enabledSet // enabled edges of the source state and of a target (urgent channels)
+	move     Move
+	groups   [][2]int32 // broadcast receiver groups: [start, end) into a recvs list
+	odometer []int32
+
+	// scratch for post
+	invBuf []invBound
+	upper  []dbm.Bound
+	tmpZ   dbm.DBM
+}
+
+// enabledSet holds the edges enabled in one discrete state.
+type enabledSet struct {
+	enabled []enabledEdge
+	recvs   [][]int32 // per channel: indices into enabled of its receivers
+	touched []int32   // channels with non-empty recvs
+}
+
+type invBound struct {
+	i, j int
+	b    dbm.Bound
+}
+
+// NewStepper returns a successor generator for sys.
+func NewStepper(sys *System) *Stepper {
+	return &Stepper{
+		sys:   sys,
+		env:   sys.Net.NewEnv(),
+		cur:   enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
+		tgt:   enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
+		tmpZ:  dbm.New(sys.Dim),
+		upper: make([]dbm.Bound, sys.Dim),
+	}
+}
+
+func (st *Stepper) runtimeErr(m Move) error {
+	err := st.env.Err
+	st.env.Err = nil
+	return &ModelError{Err: err, Move: append(Move(nil), m...)}
+}

@@ -187,9 +187,7 @@ func (p *passedList) aluCovers(z dbm.DBM, n *Node) bool {
 	if n.minimal && minimalNotCovered(z.M, z.Dim, n.zone, n.width, p.l, p.u) {
 		return false
 	}
-	s := p.codec.scratch
-	n.LoadZone(s)
-	return aluSubsetEq(z.M, s.M, z.Dim, p.l, p.u)
+	return aluSubsetEq(z.M, p.loadZone(n).M, z.Dim, p.l, p.u)
 }
 
 // aluEvicts reports whether n's zone ⊆ aLU(z) (which holds when it is
@@ -198,7 +196,5 @@ func (p *passedList) aluEvicts(n *Node, z dbm.DBM) bool {
 	if n.minimal && minimalNotEvicted(n.zone, n.width, z.M, z.Dim, p.l, p.u, p.row0) {
 		return false
 	}
-	s := p.codec.scratch
-	n.LoadZone(s)
-	return aluSubsetEq(s.M, z.M, z.Dim, p.l, p.u)
+	return aluSubsetEq(p.loadZone(n).M, z.M, z.Dim, p.l, p.u)
 }

@@ -108,18 +108,18 @@ func subsetEqNode(zd dbm.DBM, n *Node) bool {
 }
 
 // nodeSubsetEq reports whether the node's zone ⊆ z (both closed). A zone
-// stored in minimal form is decoded into scratch first.
-func nodeSubsetEq(n *Node, z []dbm.Bound, scratch dbm.DBM) bool {
+// stored in minimal form is decoded (load) first, unless its stored
+// constraints rule inclusion out.
+func nodeSubsetEq(n *Node, z []dbm.Bound, dim int, load func(*Node) dbm.DBM) bool {
 	if n.minimal {
 		// The stored constraints are entries of the node's closed zone:
 		// one weaker than z's entry rules inclusion out without the
 		// O(k·Dim²) decoding, which is the common case when a new zone
 		// is compared with the zones stored under its key.
-		if !minimalWithin(n.zone, n.width, z, scratch.Dim) {
+		if !minimalWithin(n.zone, n.width, z, dim) {
 			return false
 		}
-		n.LoadZone(scratch)
-		for i, b := range scratch.M {
+		for i, b := range load(n).M {
 			if b > z[i] {
 				return false
 			}

@@ -52,11 +52,12 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	g := &Graph{sys: sys}
 	ids := map[string][]int32{}
 	codec := newZoneCodec(sys.Dim, opts.FullZones)
+	load := decodeInto(codec.scratch)
 	find := func(key []byte, z dbm.DBM) (int32, bool) {
 		for _, id := range ids[string(key)] {
 			n := &g.Nodes[id]
 			stored := &Node{zone: n.zone, width: n.width, minimal: n.minimal}
-			if subsetEqNode(z, stored) && nodeSubsetEq(stored, z.M, codec.scratch) {
+			if subsetEqNode(z, stored) && nodeSubsetEq(stored, z.M, sys.Dim, load) {
 				return id, false
 			}
 		}

@@ -65,7 +65,7 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 	}
 	s := &sharedPassed{seed: maphash.MakeSeed(), mask: uint64(n - 1), shards: make([]passedShard, n), alu: alu}
 	for i := range s.shards {
-		s.shards[i].p = newPassedList(dim, opts.FullZones, opts.Hull)
+		s.shards[i].p = newPassedListCache(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n)
 		if alu {
 			s.shards[i].p.row0 = make([]dbm.Bound, dim)
 			s.shards[i].p.alu = true

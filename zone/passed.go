@@ -22,10 +22,22 @@ type passedList struct {
 	alu  bool
 	l, u []int32
 	row0 []dbm.Bound
+	// decoded caches decoded minimal zones (nil: none).
+	decoded *decodedCache
 }
 
 func newPassedList(dim int, full, hull bool) *passedList {
-	return &passedList{dim: dim, hull: hull, m: make(map[string]*Node), codec: newZoneCodec(dim, full)}
+	return newPassedListCache(dim, full, hull, decodedCacheBytes)
+}
+
+// newPassedListCache is newPassedList with a cache of cacheBytes for
+// decoded zones.
+func newPassedListCache(dim int, full, hull bool, cacheBytes int) *passedList {
+	p := &passedList{dim: dim, hull: hull, m: make(map[string]*Node), codec: newZoneCodec(dim, full)}
+	if !p.codec.full {
+		p.decoded = newDecodedCache(dim, cacheBytes)
+	}
+	return p
 }
 
 // useALU switches the list to aLU subsumption with the bounds l, u (read
@@ -57,7 +69,7 @@ func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) 
 		// evict the stored zones included in z
 		var prev *Node
 		for n := head; n != nil; n = n.next {
-			if p.alu && p.aluEvicts(n, z) || !p.alu && nodeSubsetEq(n, z.M, p.codec.scratch) {
+			if p.alu && p.aluEvicts(n, z) || !p.alu && nodeSubsetEq(n, z.M, p.dim, p.loadZone) {
 				n.covered.Store(true)
 				p.cover++
 				p.stored--

@@ -122,7 +122,7 @@ func TestMinimalStorageRoundTrip(t *testing.T) {
 		if subsetEqNode(b, n) != b.SubsetEq(a) {
 			t.Fatalf("%v ⊆ stored %v: %v, matrices say %v", b, a, subsetEqNode(b, n), b.SubsetEq(a))
 		}
-		if nodeSubsetEq(n, b.M, c.scratch) != a.SubsetEq(b) {
+		if nodeSubsetEq(n, b.M, dim, decodeInto(c.scratch)) != a.SubsetEq(b) {
 			t.Fatalf("stored %v ⊆ %v: wrong", a, b)
 		}
 	}

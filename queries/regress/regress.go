@@ -477,6 +477,7 @@ func checkSweep(ctx context.Context, r *FileResult, src []byte, o Options) {
 		spec.Options.Limits.MaxMemory = o.Check.Limits.MaxMemory
 	}
 	spec.Options.Workers = o.Check.Workers
+	spec.Options.Subsumption = o.Check.Subsumption
 	points, err := spec.Points()
 	if err != nil {
 		r.Err = err

@@ -62,6 +62,7 @@ type OptionsJSON struct {
 	Extrapolation  string `json:"extrapolation"`
 	GlobalBounds   bool   `json:"global_bounds"`
 	Hull           bool   `json:"hull,omitempty"`
+	Subsumption    string `json:"subsumption,omitempty"` // "alu"; absent: inclusion
 	MaxStates      int64  `json:"max_states"`
 	Timeout        string `json:"timeout"`
 	MaxMemoryBytes uint64 `json:"max_memory_bytes"`
@@ -73,8 +74,12 @@ func (o Options) JSON() OptionsJSON {
 	if o.Limits.Timeout > 0 {
 		t = o.Limits.Timeout.String()
 	}
+	sub := ""
+	if o.Subsumption != zone.Inclusion {
+		sub = o.Subsumption.String()
+	}
 	return OptionsJSON{
-		Order: o.Order.String(), Extrapolation: o.Extrapolation.String(), GlobalBounds: o.GlobalBounds, Hull: o.Hull,
+		Order: o.Order.String(), Extrapolation: o.Extrapolation.String(), GlobalBounds: o.GlobalBounds, Hull: o.Hull, Subsumption: sub,
 		MaxStates: o.Limits.MaxStates, Timeout: t, MaxMemoryBytes: o.Limits.MaxMemory,
 	}
 }
@@ -97,6 +102,11 @@ func (j OptionsJSON) options() (Options, error) {
 	o.Extrapolation = x
 	o.GlobalBounds = j.GlobalBounds
 	o.Hull = j.Hull
+	if j.Subsumption != "" {
+		if o.Subsumption, err = zone.ParseSubsumption(j.Subsumption); err != nil {
+			return o, err
+		}
+	}
 	o.Limits.MaxStates = j.MaxStates
 	if j.Timeout != "" && j.Timeout != "0" {
 		if o.Limits.Timeout, err = time.ParseDuration(j.Timeout); err != nil {

@@ -224,9 +224,7 @@ func sweepSpec(cmd *cobra.Command, arg string, sf *searchFlags, qs, grid []strin
 		if fl.Changed("max-memory") {
 			o.Limits.MaxMemory = opts.Limits.MaxMemory
 		}
-		if fl.Changed("subsumption") {
-			o.Subsumption = opts.Subsumption
-		}
+		o.Subsumption = opts.Subsumption // the flag's default included: sweep files have no key for it
 		o.Workers = opts.Workers
 		return spec, nil
 	}

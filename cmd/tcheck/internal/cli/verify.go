@@ -54,7 +54,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.maxMemory, "max-memory", "", "stop with verdict unknown above this heap size, e.g. 2GiB, 500MB")
 	fl.StringArrayVar(&f.sets, "set", nil, "override a model parameter: --set name=value (repeatable)")
 	fl.BoolVar(&f.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
-	fl.StringVar(&f.subsumption, "subsumption", "inclusion", "how a stored zone covers a new one: inclusion, or alu (aLU subsumption, LICS 2012; for E<> and A[] under lu/lu+, else inclusion)")
+	fl.StringVar(&f.subsumption, "subsumption", "alu", "how a stored zone covers a new one: alu (aLU subsumption, LICS 2012: used for E<> and A[] under lu/lu+ without diagonal constraints or --hull; inclusion elsewhere, as for deadlock and sup/inf) or inclusion")
 	fl.StringVar(&f.maxInput, "max-input", "", "refuse model, query and sweep files larger than this, e.g. 64MiB (default 8MiB)")
 	fl.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "goroutines exploring each zone graph (default: the CPUs; in sweep and test, the CPUs left to each of the -j jobs). With more than 1, stored-state counts vary a little from run to run and traces need not be shortest: use --workers 1 for shortest (bfs) traces and reproducible counts")
 	fl.BoolVar(&f.hull, "hull", false, "convex-hull over-approximation (UPPAAL's -A): A[] satisfied and E<> violated are decided by it, reached goals are re-checked exactly, sup/inf values become bounds")

@@ -144,3 +144,44 @@ func BenchmarkWorkers(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScaleFamilies explores the models of the scale issue where the
+// passed list, not the successor computation, dominates: CorSSO (N = 3, 4;
+// testdata/corsso.yaml, TChecker's examples/corsso.sh) under inclusion and
+// aLU subsumption, and FDDI (N = 8, 12; testdata/fddi.yaml, examples/fddi.sh)
+// breadth and depth first, where BFS stores and evicts many zones per
+// discrete part.
+//
+//	go test -run XXX -bench ScaleFamilies -benchtime 1x ./zone/
+func BenchmarkScaleFamilies(b *testing.B) {
+	type row struct {
+		name, path string
+		n          int64
+		sub        zone.Subsumption
+		order      zone.Order
+	}
+	rows := []row{
+		{"corsso", "../testdata/corsso.yaml", 3, zone.Inclusion, zone.BFS},
+		{"corsso", "../testdata/corsso.yaml", 3, zone.ALU, zone.BFS},
+		{"corsso", "../testdata/corsso.yaml", 4, zone.ALU, zone.BFS},
+		{"fddi", "../testdata/fddi.yaml", 8, zone.Inclusion, zone.BFS},
+		{"fddi", "../testdata/fddi.yaml", 8, zone.Inclusion, zone.DFS},
+		{"fddi", "../testdata/fddi.yaml", 12, zone.Inclusion, zone.BFS},
+		{"fddi", "../testdata/fddi.yaml", 12, zone.Inclusion, zone.DFS},
+	}
+	for _, r := range rows {
+		b.Run(fmt.Sprintf("%s/N=%d/%v/%v", r.name, r.n, r.sub, r.order), func(b *testing.B) {
+			net := compile(b, r.path, map[string]int64{"N": r.n})
+			sys := zone.NewSystem(net)
+			var res zone.Result
+			for b.Loop() {
+				res = zone.Search(sys, zone.Options{Order: r.order, Extrapolation: zone.Extrapolation{Local: true}, Subsumption: r.sub}, func(*zone.Visit) bool { return false })
+			}
+			if res.Reason != zone.Completed {
+				b.Fatalf("search ended: %v", res.Reason)
+			}
+			b.ReportMetric(float64(res.Stored), "stored")
+			b.ReportMetric(float64(res.Explored), "explored")
+		})
+	}
+}

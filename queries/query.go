@@ -26,6 +26,17 @@ func (v Verdict) String() string { return verdictNames[v] }
 // MarshalText makes verdicts print as words in JSON.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
+// UnmarshalText reads a verdict written by MarshalText.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	for i, n := range verdictNames {
+		if n == string(b) {
+			*v = Verdict(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown verdict %q", b)
+}
+
 // Query is a compiled query.
 type Query struct {
 	Name    string // the name in the model file; "" for a formula given directly

@@ -69,6 +69,7 @@ expectation missed), 2 a usage or model error (a run that hits a model error).`,
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON document, with traces that tcheck replay reads")
 	fl.BoolVar(&f.stats, "stats", false, "print the wall time and transitions per second on stderr")
 	fl.StringVar(&f.maxInput, "max-input", "", "refuse model files larger than this, e.g. 64MiB (default 8MiB)")
+	cmd.AddCommand(newSimulateMergeCmd(stdout, stderr))
 	return cmd
 }
 

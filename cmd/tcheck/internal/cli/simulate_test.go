@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -124,5 +125,49 @@ func TestReplay(t *testing.T) {
 				t.Errorf("output lacks %q:\n%s%s", tc.want, out, errOut)
 			}
 		})
+	}
+}
+
+// TestSimulateMergeShards proves that the shards of a hunt (--shard i/n
+// --json), merged, report what one hunt over all their runs reports (issue
+// 15, part 3): the first violating run and its trace, which replays, the
+// runs and transitions tried; and that files which do not belong together
+// (a shard given twice, another seed) are refused.
+func TestSimulateMergeShards(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"simulate", "../../../../testdata/fischer.yaml", "--set", "w=9", "-q", "mutex", "--seed", "3", "--steps", "30"}
+	var files []string
+	for i := 1; i <= 3; i++ {
+		_, out, errOut := run(append(base, "--runs", "2", "--shard", strconv.Itoa(i)+"/3", "--json")...)
+		f := filepath.Join(dir, "shard"+strconv.Itoa(i)+".json")
+		if err := os.WriteFile(f, []byte(out), 0o644); err != nil || out == "" {
+			t.Fatalf("shard %d: %v %s", i, err, errOut)
+		}
+		files = append(files, f)
+	}
+	code, whole, _ := run(append(base, "--runs", "6")...)
+	mcode, merged, errOut := run(append([]string{"simulate", "merge"}, files...)...)
+	if mcode != code || code != 1 {
+		t.Fatalf("merged exit %d, the whole hunt %d (want 1): %s", mcode, code, errOut)
+	}
+	for _, want := range []string{"violated in run 4 after 6 transitions", "tried 5 runs, 126 transitions"} {
+		if !strings.Contains(whole, want) || !strings.Contains(merged, want) {
+			t.Fatalf("want %q in both:\nwhole:\n%s\nmerged:\n%s", want, whole, merged)
+		}
+	}
+	_, doc, _ := run(append([]string{"simulate", "merge", "--json"}, files...)...)
+	mergedJSON := filepath.Join(dir, "merged.json")
+	os.WriteFile(mergedJSON, []byte(doc), 0o644)
+	if code, out, errOut := run("replay", mergedJSON); code != 0 || !strings.Contains(out, "replayed: 6 transitions") {
+		t.Fatalf("replay of the merged document: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := run("simulate", "merge", files[0], files[0]); code != 2 || !strings.Contains(errOut, "ran the same runs") {
+		t.Fatalf("a shard twice: exit %d, %s", code, errOut)
+	}
+	_, other, _ := run(append(base[:len(base)-4], "--seed", "4", "--steps", "30", "--runs", "2", "--shard", "2/3", "--json")...)
+	otherFile := filepath.Join(dir, "other.json")
+	os.WriteFile(otherFile, []byte(other), 0o644)
+	if code, _, errOut := run("simulate", "merge", files[0], otherFile); code != 2 || !strings.Contains(errOut, "not shards of one hunt") {
+		t.Fatalf("another seed: exit %d, %s", code, errOut)
 	}
 }

@@ -190,9 +190,9 @@ func (c *compiler) declare(sc *scope, name string, p syntax.Pos) error {
 		}
 		return c.errAt(p, "%s is already declared", name)
 	}
-	if _, ok := builtins[name]; ok {
-		return c.errAt(p, "%s is a built-in function and cannot be redeclared", name)
-	}
+	// A name of a built-in function (min, max, abs) may be declared, as in
+	// UPPAAL: the declaration shadows the built-in where it is in scope
+	// (call resolves declared names first).
 	return nil
 }
 

@@ -81,7 +81,8 @@ func ForUPPAAL(f *model.File) (*model.File, []Renaming) {
 		ren[w] = to
 		out = append(out, Renaming{w, to})
 	}
-	eachText(g, func(t *model.Text) { t.S = rewriteMinMax(renameIdents(t.S, ren)) })
+	builtin := map[string]bool{"min": !declares(g, "min"), "max": !declares(g, "max")}
+	eachText(g, func(t *model.Text) { t.S = rewriteMinMax(renameIdents(t.S, ren), builtin) })
 	eachName(g, func(s *string) {
 		if to, ok := ren[*s]; ok {
 			*s = to
@@ -155,9 +156,53 @@ func renameIdents(s string, ren map[string]string) string {
 	return b.String()
 }
 
-// rewriteMinMax replaces calls min(a, b) and max(a, b) by ((a) <? (b)) and
-// ((a) >? (b)).
-func rewriteMinMax(s string) string {
+// declares reports whether a declaration of f (global or of a template,
+// or a template parameter) names name: a model that declares min or max
+// shadows tcheck's built-in, and its calls are the model's own.
+func declares(f *model.File, name string) bool {
+	texts := []string{f.Declarations.S}
+	for _, t := range f.Templates {
+		texts = append(texts, t.Declarations.S)
+		if ps, err := syntax.ParseParams(t.Params.S); err == nil {
+			for _, p := range ps {
+				if p.Name == name {
+					return true
+				}
+			}
+		}
+	}
+	for _, text := range texts {
+		ds, err := syntax.ParseDecls(text)
+		if err != nil {
+			continue
+		}
+		for _, d := range ds {
+			switch d := d.(type) {
+			case *syntax.FuncDecl:
+				if d.Name == name {
+					return true
+				}
+			case *syntax.VarDecl:
+				for _, n := range d.Names {
+					if n.Name == name {
+						return true
+					}
+				}
+			case *syntax.TypedefDecl:
+				for _, n := range d.Names {
+					if n.Name == name {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// rewriteMinMax replaces calls min(a, b) and max(a, b) of the built-ins
+// (builtin[name]) by ((a) <? (b)) and ((a) >? (b)).
+func rewriteMinMax(s string, builtin map[string]bool) string {
 	toks, _, err := scan(s)
 	if err != nil {
 		return s
@@ -166,7 +211,7 @@ func rewriteMinMax(s string) string {
 	last := 0
 	for i := 0; toks[i].kind != tEOF; i++ {
 		t := toks[i]
-		if t.kind != tIdent || (t.text != "min" && t.text != "max") || !toks[i+1].is("(") || (i > 0 && toks[i-1].is(".")) {
+		if t.kind != tIdent || !builtin[t.text] || !toks[i+1].is("(") || (i > 0 && toks[i-1].is(".")) {
 			continue
 		}
 		close := matching(toks, i+1)
@@ -184,7 +229,7 @@ func rewriteMinMax(s string) string {
 		a := s[args[0][0].off:args[0][len(args[0])-1].end]
 		c := s[args[1][0].off:args[1][len(args[1])-1].end]
 		b.WriteString(s[last:t.off])
-		fmt.Fprintf(&b, "((%s) %s (%s))", rewriteMinMax(a), op, rewriteMinMax(c))
+		fmt.Fprintf(&b, "((%s) %s (%s))", rewriteMinMax(a, builtin), op, rewriteMinMax(c, builtin))
 		last = toks[close].end
 		i = close
 	}

@@ -55,12 +55,15 @@ type procInfo struct {
 
 // compiler holds the state of one compilation.
 type compiler struct {
-	file   *File
-	net    *Network
-	st     *netState
-	text   Text // the snippet being compiled, for positions
-	nedges int
-	work   int // quantifier bodies compiled (bounded by maxWork)
+	// emptyRange is set when typeOf fails on an empty int range, which a
+	// typedef tolerates until the type is used.
+	emptyRange bool
+	file       *File
+	net        *Network
+	st         *netState
+	text       Text // the snippet being compiled, for positions
+	nedges     int
+	work       int // quantifier bodies compiled (bounded by maxWork)
 	// resetsOf maps {process, edge} to the clocks its update resets.
 	resetsOf map[[2]int][]int
 }
@@ -231,9 +234,15 @@ func (c *compiler) decls(sc *scope, ds []syntax.Decl, own *owner) error {
 }
 
 func (c *compiler) typedef(sc *scope, d *syntax.TypedefDecl) error {
+	c.emptyRange = false
 	base, err := c.typeOf(sc, d.Type)
+	var empty error
 	if err != nil {
-		return err
+		if !c.emptyRange {
+			return err
+		}
+		// an empty range is an error only where the type is used
+		empty, base = err, intType
 	}
 	for _, dn := range d.Names {
 		t, err := c.arrayOf(sc, base, dn.Dims)
@@ -243,7 +252,7 @@ func (c *compiler) typedef(sc *scope, d *syntax.TypedefDecl) error {
 		if err := c.declare(sc, dn.Name, dn.Pos); err != nil {
 			return err
 		}
-		sc.syms[dn.Name] = &symbol{name: dn.Name, kind: symType, t: t, pos: c.text.At(dn.Pos)}
+		sc.syms[dn.Name] = &symbol{name: dn.Name, kind: symType, t: t, pos: c.text.At(dn.Pos), empty: empty}
 	}
 	return nil
 }
@@ -278,6 +287,7 @@ func (c *compiler) typeOf(sc *scope, te *syntax.TypeExpr) (*typ, error) {
 				return nil, err
 			}
 			if lo > hi {
+				c.emptyRange = true
 				return nil, c.errAt(te.Range.Pos, "empty range [%d,%d]", lo, hi)
 			}
 			t = &typ{kind: kInt, lo: lo, hi: hi}
@@ -297,6 +307,9 @@ func (c *compiler) typeOf(sc *scope, te *syntax.TypeExpr) (*typ, error) {
 		}
 		if sym.kind != symType {
 			return nil, c.errAt(te.Pos, "%s is not a type", te.Name)
+		}
+		if sym.empty != nil {
+			return nil, c.errAt(te.Pos, "%s is used, but its type is empty: %v", te.Name, sym.empty)
 		}
 		t = sym.t
 	case syntax.TStruct:

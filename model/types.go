@@ -194,6 +194,10 @@ type symbol struct {
 	// a reference parameter (0 otherwise).
 	refParam int
 	owner    *function
+	// empty is, for a type whose integer range is empty, the error to
+	// report where the type is used: UPPAAL accepts such a typedef as long
+	// as nothing has the type.
+	empty error
 }
 
 type scope struct {

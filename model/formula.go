@@ -391,6 +391,23 @@ func (fc *formulaCompiler) memberRef(cx *ctx, x *syntax.MemberExpr) (*ref, error
 	return r, nil
 }
 
+// memberFunc resolves `P.f` of a call `P.f(args)` to a function of
+// process P (a function of its template, whose local variables are P's):
+// UPPAAL queries may call them. A function with side effects is refused
+// where the query checks for effects, as any other.
+func (fc *formulaCompiler) memberFunc(cx *ctx, x *syntax.MemberExpr) (*symbol, error) {
+	c := fc.c
+	pi, err := fc.process(cx, x.X)
+	if err != nil {
+		return nil, err
+	}
+	sym, ok := pi.scope.syms[x.Name]
+	if !ok || sym.kind != symFunc {
+		return nil, c.errAt(x.NamePos, "no function %s in process %s (template %s)", x.Name, pi.proc.Name, pi.proc.Template)
+	}
+	return sym, nil
+}
+
 // bareName and bareRef are hooks for names that are not declared; queries
 // have none beyond the model's declarations.
 func (fc *formulaCompiler) bareName(*ctx, *syntax.Ident) (*cexpr, bool, error) {

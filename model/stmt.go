@@ -614,6 +614,14 @@ func (c *compiler) flatInit(cx *ctx, t *typ, init syntax.Expr, name string) ([]*
 var builtins = map[string]int{"min": 2, "max": 2, "abs": 1}
 
 func (c *compiler) call(cx *ctx, x *syntax.CallExpr) (*cexpr, error) {
+	if m, ok := x.Fun.(*syntax.MemberExpr); ok && cx.query != nil {
+		// P(i).f(args) in a query: a function of process P(i)'s template
+		sym, err := cx.query.memberFunc(cx, m)
+		if err != nil {
+			return nil, err
+		}
+		return c.callFunc(cx, x, sym.fn)
+	}
 	id, ok := x.Fun.(*syntax.Ident)
 	if !ok {
 		return nil, c.errAt(x.Pos, "%s is not a function", exprString(x.Fun))
@@ -635,7 +643,11 @@ func (c *compiler) call(cx *ctx, x *syntax.CallExpr) (*cexpr, error) {
 	if sym.kind != symFunc {
 		return nil, c.errAt(x.Pos, "%s is not a function", id.Name)
 	}
-	f := sym.fn
+	return c.callFunc(cx, x, sym.fn)
+}
+
+// callFunc compiles the call x of the function f.
+func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, error) {
 	if f.compiling {
 		return nil, c.errAt(x.Pos, "recursive call of %s (recursion is not supported)", f.name)
 	}

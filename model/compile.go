@@ -87,6 +87,39 @@ type parsedEdge struct {
 	update   []syntax.Expr
 }
 
+// prelude is the scope of UPPAAL's built-in declarations, the parent of a
+// model's global scope, so that the model's own declarations shadow them:
+// the limits of the fixed-width integers (INT8_MIN ... UINT16_MAX, INT32_MIN,
+// INT32_MAX) and their types (int8_t, uint8_t, int16_t, uint16_t,
+// int32_t), as UPPAAL 4.1 and later predefine them.
+func prelude() *scope {
+	sc := newScope(nil)
+	for _, r := range []struct {
+		typ, lo, hi string
+		min, max    int64
+	}{
+		{"int8_t", "INT8_MIN", "INT8_MAX", -1 << 7, 1<<7 - 1},
+		{"uint8_t", "", "UINT8_MAX", 0, 1<<8 - 1},
+		{"int16_t", "INT16_MIN", "INT16_MAX", -1 << 15, 1<<15 - 1},
+		{"uint16_t", "", "UINT16_MAX", 0, 1<<16 - 1},
+		{"int32_t", "INT32_MIN", "INT32_MAX", -1 << 31, 1<<31 - 1},
+	} {
+		sc.syms[r.typ] = &symbol{name: r.typ, kind: symType, t: &typ{kind: kInt, lo: r.min, hi: r.max}}
+		if r.lo != "" {
+			sc.syms[r.lo] = &symbol{name: r.lo, kind: symConst, t: intType.withConst(true), vals: []int64{r.min}}
+		}
+		sc.syms[r.hi] = &symbol{name: r.hi, kind: symConst, t: intType.withConst(true), vals: []int64{r.max}}
+	}
+	return sc
+}
+
+// IsPrelude reports whether name is one of the built-in declarations of
+// prelude.
+func IsPrelude(name string) bool {
+	_, ok := prelude().syms[name]
+	return ok
+}
+
 // Compile checks f and compiles it into a Network, with the parameters in
 // overrides replacing those of the file. The result is deterministic: the
 // same file and overrides give the same network.
@@ -94,7 +127,7 @@ func (f *File) Compile(overrides map[string]int64) (*Network, error) {
 	c := &compiler{file: f, resetsOf: map[[2]int][]int{}}
 	n := &Network{Name: f.Name, File: f.Path}
 	c.net = n
-	c.st = &netState{file: f, global: newScope(nil)}
+	c.st = &netState{file: f, global: newScope(prelude())}
 	n.scope = c.st
 	n.Clocks = []Clock{{Name: "0", Proc: -1}}
 	if err := c.params(overrides); err != nil {

@@ -65,7 +65,9 @@ func ForUPPAAL(f *model.File) (*model.File, []Renaming) {
 	eachName(g, func(s *string) { used[*s] = true })
 	var reserved []string
 	for w := range used {
-		if uppaalReserved[w] {
+		if uppaalReserved[w] && !(model.IsPrelude(w) && !declares(g, w)) {
+			// a name of tcheck's prelude that the model does not declare is
+			// UPPAAL's own built-in, with the same meaning: kept as it is
 			reserved = append(reserved, w)
 		}
 	}

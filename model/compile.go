@@ -377,20 +377,18 @@ func (c *compiler) typeOf(sc *scope, te *syntax.TypeExpr) (*typ, error) {
 func (c *compiler) arrayOf(sc *scope, t *typ, dims []syntax.Expr) (*typ, error) {
 	for i := len(dims) - 1; i >= 0; i-- {
 		d := dims[i]
-		var size int64
+		var size, first int64
 		if id, ok := d.(*syntax.Ident); ok {
 			if sym := sc.lookup(id.Name); sym != nil && sym.kind == symType {
 				bt := sym.t
 				if !bt.isData() || bt.kind == kArray {
 					return nil, c.errAt(d.Position(), "array dimension type %s must be a bounded integer", id.Name)
 				}
-				if bt.lo != 0 {
-					return nil, c.errAt(d.Position(), "array dimension type %s must start at 0 (it is [%d,%d])", id.Name, bt.lo, bt.hi)
-				}
-				size = bt.hi + 1
 				if bt.kind == kInt && bt.lo == defaultIntMin {
 					return nil, c.errAt(d.Position(), "array dimension type %s must be bounded", id.Name)
 				}
+				// indexed by the type's values: int[1,N] gives 1..N
+				size, first = bt.hi-bt.lo+1, bt.lo
 			}
 		}
 		if size == 0 {
@@ -417,7 +415,7 @@ func (c *compiler) arrayOf(sc *scope, t *typ, dims []syntax.Expr) (*typ, error) 
 			}
 			return nil, c.errAt(d.Position(), "array too large (%s elements; at most %d)", total, maxSlots)
 		}
-		t = &typ{kind: kArray, elem: t, size: int(size), constant: t.constant}
+		t = &typ{kind: kArray, elem: t, size: int(size), first: first, constant: t.constant}
 	}
 	return t, nil
 }
@@ -446,7 +444,7 @@ func elemNames(name string, t *typ) []string {
 	}
 	var out []string
 	for i := 0; i < t.size; i++ {
-		out = append(out, elemNames(name+"["+strconv.Itoa(i)+"]", t.elem)...)
+		out = append(out, elemNames(name+"["+strconv.FormatInt(t.first+int64(i), 10)+"]", t.elem)...)
 	}
 	return out
 }

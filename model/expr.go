@@ -296,19 +296,21 @@ func (c *compiler) refExpr(cx *ctx, x syntax.Expr) (*ref, error) {
 	return nil, c.errAt(x.Position(), "%s is not a variable", exprString(x))
 }
 
-// index selects element ix of the array r.
+// index selects element ix of the array r (indexed from r.t.first).
 func (c *compiler) index(r *ref, ix *cexpr, p syntax.Pos) (*ref, error) {
 	size := r.t.size
+	first := r.t.first
+	last := first + int64(size) - 1
 	stride := int32(r.t.elem.count())
 	n := *r
 	n.t = r.t.elem
 	n.effects = r.effects || ix.effects
 	if ix.isConst {
-		if ix.val < 0 || ix.val >= int64(size) {
-			return nil, c.errAt(ix.pos, "index %d out of bounds [0,%d] of %s", ix.val, size-1, r.name)
+		if ix.val < first || ix.val > last {
+			return nil, c.errAt(ix.pos, "index %d out of bounds [%d,%d] of %s", ix.val, first, last, r.name)
 		}
 		n.name = fmt.Sprintf("%s[%d]", r.name, ix.val)
-		k := int32(ix.val) * stride
+		k := int32(ix.val-first) * stride
 		if r.static {
 			n.off = r.off + int(k)
 			return &n, nil
@@ -326,27 +328,27 @@ func (c *compiler) index(r *ref, ix *cexpr, p syntax.Pos) (*ref, error) {
 	idx := ix.fn
 	pos := c.posStr(p)
 	name := r.name
-	size32 := int32(size)
+	first32, last32 := int32(first), int32(last)
 	n.static = false
 	if r.space == rsData {
 		n.addr = func(e *Env) int32 {
 			b := base(e)
 			i := idx(e)
-			if i < 0 || i >= size32 {
-				e.fail(pos, "index %d out of bounds [0,%d] of %s", i, size32-1, name)
+			if i < first32 || i > last32 {
+				e.fail(pos, "index %d out of bounds [%d,%d] of %s", i, first32, last32, name)
 				return b
 			}
-			return addrAdd(b, i*stride)
+			return addrAdd(b, (i-first32)*stride)
 		}
 	} else {
 		n.addr = func(e *Env) int32 {
 			b := base(e)
 			i := idx(e)
-			if i < 0 || i >= size32 {
-				e.fail(pos, "index %d out of bounds [0,%d] of %s", i, size32-1, name)
+			if i < first32 || i > last32 {
+				e.fail(pos, "index %d out of bounds [%d,%d] of %s", i, first32, last32, name)
 				return b
 			}
-			return b + i*stride
+			return b + (i-first32)*stride
 		}
 	}
 	return &n, nil

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -45,6 +46,10 @@ type typ struct {
 	broadcast bool
 	elem      *typ
 	size      int
+	// first is the index of an array's first element: 0, or the lower
+	// bound of the range type that gives the dimension (bool req[pid_t]
+	// with typedef int[1,N] pid_t is indexed 1..N, as in UPPAAL).
+	first int64
 }
 
 var (
@@ -93,9 +98,13 @@ func (t *typ) String() string {
 	if t.constant {
 		b.WriteString("const ")
 	}
-	var dims []int
+	var dims []string
 	for t.kind == kArray {
-		dims = append(dims, t.size)
+		if t.first != 0 {
+			dims = append(dims, fmt.Sprintf("%d..%d", t.first, t.first+int64(t.size)-1))
+		} else {
+			dims = append(dims, strconv.Itoa(t.size))
+		}
 		t = t.elem
 	}
 	switch t.kind {
@@ -121,7 +130,7 @@ func (t *typ) String() string {
 		b.WriteString("void")
 	}
 	for _, d := range dims {
-		fmt.Fprintf(&b, "[%d]", d)
+		fmt.Fprintf(&b, "[%s]", d)
 	}
 	return b.String()
 }
@@ -130,7 +139,7 @@ func (t *typ) String() string {
 // dimensions (ranges may differ).
 func sameShape(a, b *typ) bool {
 	for a.kind == kArray && b.kind == kArray {
-		if a.size != b.size {
+		if a.size != b.size || a.first != b.first {
 			return false
 		}
 		a, b = a.elem, b.elem

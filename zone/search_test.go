@@ -121,3 +121,20 @@ func TestProgressSamplesMemory(t *testing.T) {
 		t.Fatalf("progress reported peak memory %d at the start and %d at the end of %d stored states", first, last, res.Stored)
 	}
 }
+
+// TestParallelMemoryLimit checks that the coordinator of a parallel search
+// stops every worker at the memory limit (issue 13, "Bad input and
+// limits"): Fischer N = 8 takes a quarter of a second, the limit of one
+// byte is reached at the first sample.
+func TestParallelMemoryLimit(t *testing.T) {
+	net := compile(t, "../testdata/fischer.yaml", map[string]int64{"N": 8})
+	sys := zone.NewSystem(net)
+	opts := zone.Options{Extrapolation: zone.Extrapolation{Local: true}, Workers: 3, Limits: zone.Limits{MaxMemory: 1}}
+	res := zone.SearchWorkers(sys, opts, func() zone.Visitor { return func(*zone.Visit) bool { return false } })
+	if res.Reason != zone.LimitMemory {
+		t.Fatalf("reason %v, want %v (%+v)", res.Reason, zone.LimitMemory, res.Stats)
+	}
+	if res.Stored == 0 || res.Stored >= 25080 {
+		t.Fatalf("stored %d: the limit did not stop the search early", res.Stored)
+	}
+}

@@ -55,6 +55,7 @@ type procInfo struct {
 
 // compiler holds the state of one compilation.
 type compiler struct {
+	nscalar int // scalar sets declared so far (typ.scalar)
 	// emptyRange is set when typeOf fails on an empty int range, which a
 	// typedef tolerates until the type is used.
 	emptyRange bool
@@ -348,7 +349,21 @@ func (c *compiler) typeOf(sc *scope, te *syntax.TypeExpr) (*typ, error) {
 	case syntax.TStruct:
 		return nil, c.errAt(te.Pos, "struct types are not supported")
 	case syntax.TScalar:
-		return nil, c.errAt(te.Pos, "scalar sets are not supported")
+		if te.Range == nil || te.Range.Hi == nil {
+			return nil, c.errAt(te.Pos, "a scalar set needs a size: scalar[n]")
+		}
+		n, err := c.constInt(&ctx{sc: sc}, te.Range.Hi, "the size of a scalar set")
+		if err != nil {
+			return nil, err
+		}
+		if n < 1 || n > maxRangeEnum {
+			return nil, c.errAt(te.Range.Pos, "scalar set size %d must be between 1 and %d", n, maxRangeEnum)
+		}
+		// its values are 0..n-1 inside; the language gives them no order
+		// and no arithmetic (checkScalar), so that permuting them is a
+		// symmetry of the model
+		c.nscalar++
+		t = &typ{kind: kInt, lo: 0, hi: n - 1, scalar: c.nscalar}
 	case syntax.TDouble:
 		return nil, c.errAt(te.Pos, "double is not supported")
 	case syntax.TString:
@@ -359,7 +374,7 @@ func (c *compiler) typeOf(sc *scope, te *syntax.TypeExpr) (*typ, error) {
 	if (te.Urgent || te.Broadcast) && t.base().kind != kChan {
 		return nil, c.errAt(te.Pos, "only channels can be urgent or broadcast")
 	}
-	if te.Range != nil && te.Kind != syntax.TInt {
+	if te.Range != nil && te.Kind != syntax.TInt && te.Kind != syntax.TScalar {
 		return nil, c.errAt(te.Range.Pos, "only int types take a range")
 	}
 	if te.Const {
@@ -378,6 +393,7 @@ func (c *compiler) arrayOf(sc *scope, t *typ, dims []syntax.Expr) (*typ, error) 
 	for i := len(dims) - 1; i >= 0; i-- {
 		d := dims[i]
 		var size, first int64
+		index := 0
 		if id, ok := d.(*syntax.Ident); ok {
 			if sym := sc.lookup(id.Name); sym != nil && sym.kind == symType {
 				bt := sym.t
@@ -388,7 +404,7 @@ func (c *compiler) arrayOf(sc *scope, t *typ, dims []syntax.Expr) (*typ, error) 
 					return nil, c.errAt(d.Position(), "array dimension type %s must be bounded", id.Name)
 				}
 				// indexed by the type's values: int[1,N] gives 1..N
-				size, first = bt.hi-bt.lo+1, bt.lo
+				size, first, index = bt.hi-bt.lo+1, bt.lo, bt.scalar
 			}
 		}
 		if size == 0 {
@@ -415,7 +431,7 @@ func (c *compiler) arrayOf(sc *scope, t *typ, dims []syntax.Expr) (*typ, error) 
 			}
 			return nil, c.errAt(d.Position(), "array too large (%s elements; at most %d)", total, maxSlots)
 		}
-		t = &typ{kind: kArray, elem: t, size: int(size), first: first, constant: t.constant}
+		t = &typ{kind: kArray, elem: t, size: int(size), first: first, index: index, constant: t.constant}
 	}
 	return t, nil
 }

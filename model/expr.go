@@ -298,6 +298,12 @@ func (c *compiler) refExpr(cx *ctx, x syntax.Expr) (*ref, error) {
 
 // index selects element ix of the array r (indexed from r.t.first).
 func (c *compiler) index(r *ref, ix *cexpr, p syntax.Pos) (*ref, error) {
+	if si := scalarOf(ix); si != r.t.index {
+		if r.t.index != 0 {
+			return nil, c.errAt(ix.pos, "%s is indexed by a scalar set: its index must be a value of that set, not an integer", r.name)
+		}
+		return nil, c.errAt(ix.pos, "a scalar value indexes only an array whose dimension is its scalar set (%s is not)", r.name)
+	}
 	size := r.t.size
 	first := r.t.first
 	last := first + int64(size) - 1
@@ -414,6 +420,9 @@ func (c *compiler) unary(cx *ctx, x *syntax.UnaryExpr) (*cexpr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if scalarOf(a) != 0 {
+		return nil, c.errAt(x.Pos, "%s on a scalar value: values of a scalar set allow only ==, != and assignment", x.Op)
+	}
 	if a.isConst {
 		var v int64
 		var t *typ = litType
@@ -470,6 +479,9 @@ func (c *compiler) binary(cx *ctx, x *syntax.BinaryExpr) (*cexpr, error) {
 		return nil, err
 	}
 	op := x.Op
+	if err := c.checkScalarBinary(op, a, b, x.Pos); err != nil {
+		return nil, err
+	}
 	if a.isConst && b.isConst {
 		v, t, err := c.foldBinary(op, a.val, b.val, x.Pos)
 		if err != nil {
@@ -828,6 +840,12 @@ func (c *compiler) assign(cx *ctx, x *syntax.AssignExpr) (*cexpr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if x.Op != syntax.OpAssign && (r.t.scalar != 0 || scalarOf(rhs) != 0) {
+		return nil, c.errAt(x.Pos, "%s on a scalar value: values of a scalar set allow only ==, != and assignment", x.Op)
+	}
+	if err := c.checkScalarAssign(r.t, rhs, "assignment to "+r.name, x.Pos); err != nil {
+		return nil, err
+	}
 	addr, store := c.storer(r, x.Pos)
 	g := rhs.fn
 	pos := c.posStr(x.Pos)
@@ -919,6 +937,9 @@ func (c *compiler) incDec(cx *ctx, x *syntax.IncDecExpr) (*cexpr, error) {
 	r, err := c.lvalue(cx, x.X)
 	if err != nil {
 		return nil, err
+	}
+	if r.t.scalar != 0 {
+		return nil, c.errAt(x.Pos, "%s on a scalar value: values of a scalar set allow only ==, != and assignment", x.Op)
 	}
 	addr, store := c.storer(r, x.Pos)
 	d := int32(1)

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/tcheck/tcheck/model/syntax"
@@ -598,6 +599,9 @@ func (c *compiler) flatInit(cx *ctx, t *typ, init syntax.Expr, name string) ([]*
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkScalarAssign(t, v, "the initialiser of "+name, init.Position()); err != nil {
+		return nil, err
+	}
 	if v.isConst {
 		if t.kind == kBool {
 			v = constExpr(boolType, b64(v.val != 0), v.pos)
@@ -715,6 +719,9 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 		if err != nil {
 			return nil, err
 		}
+		if err := c.checkScalarAssign(p.t, v, fmt.Sprintf("argument %d of %s", i+1, f.name), ax.Position()); err != nil {
+			return nil, err
+		}
 		effects = effects || v.effects
 		if p.t.kind == kBool {
 			vf := v.fn
@@ -786,6 +793,9 @@ func (c *compiler) builtin(cx *ctx, x *syntax.CallExpr, name string, n int) (*ce
 		v, err := c.data(cx, ax)
 		if err != nil {
 			return nil, err
+		}
+		if scalarOf(v) != 0 {
+			return nil, c.errAt(ax.Position(), "%s of a scalar value: values of a scalar set allow only ==, != and assignment", name)
 		}
 		a = append(a, v)
 	}

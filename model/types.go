@@ -46,6 +46,10 @@ type typ struct {
 	broadcast bool
 	elem      *typ
 	size      int
+	// scalar identifies the scalar set (scalar[n], Murϕ's and UPPAAL's
+	// symmetric type) whose values an int type holds, 1, 2, ... (0: not a
+	// scalar); for an array, index is the scalar set of its dimension.
+	scalar, index int
 	// first is the index of an array's first element: 0, or the lower
 	// bound of the range type that gives the dimension (bool req[pid_t]
 	// with typedef int[1,N] pid_t is indexed 1..N, as in UPPAAL).
@@ -109,7 +113,9 @@ func (t *typ) String() string {
 	}
 	switch t.kind {
 	case kInt:
-		if t.lo == defaultIntMin && t.hi == defaultIntMax || t == litType {
+		if t.scalar != 0 {
+			fmt.Fprintf(&b, "scalar[%d]", t.hi+1)
+		} else if t.lo == defaultIntMin && t.hi == defaultIntMax || t == litType {
 			b.WriteString("int")
 		} else {
 			fmt.Fprintf(&b, "int[%d,%d]", t.lo, t.hi)

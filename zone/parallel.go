@@ -283,6 +283,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 			exps[i] = e
 			ready.Done()
 			var stolen []*Node
+			misses := 0
 			for !stop.Load() {
 				node := q.pop(opts.Order)
 				if node == nil {
@@ -299,9 +300,17 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 					if pending.Load() == 0 {
 						return
 					}
-					runtime.Gosched()
+					// the others are expanding what is left: yield, then
+					// sleep briefly, so that an idle worker does not keep
+					// its core busy in a long narrow phase of the search
+					if misses++; misses < 64 {
+						runtime.Gosched()
+					} else {
+						time.Sleep(20 * time.Microsecond)
+					}
 					continue
 				}
+				misses = 0
 				if node.covered.Load() {
 					pending.Add(-1)
 					continue

@@ -442,8 +442,9 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	// members share (their witnesses, accumulators and the count of open
 	// members) when several workers explore.
 	var mu sync.Mutex
-	var failed atomic.Bool     // checkErr is set
-	var undecided atomic.Int64 // E<>/A[] members without a witness yet
+	var failed atomic.Bool                     // checkErr is set
+	workerSups := make([][]*supState, len(ms)) // per member, the workers' accumulators
+	var undecided atomic.Int64                 // E<>/A[] members without a witness yet
 	undecided.Store(int64(open))
 	for _, m := range ms {
 		m.decided.Store(m.found != nil)
@@ -455,17 +456,32 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 			checker.SetInterrupt(interrupt)
 			st.SetInterrupt(interrupt)
 		}
+		// With several workers each has its own sup/inf accumulators,
+		// merged after the search: the extreme values do not depend on
+		// which worker saw them, and no lock is taken per successor.
+		sups := make([]*supState, len(ms))
+		for i, m := range ms {
+			if m.sup == nil {
+				continue
+			}
+			sups[i] = m.sup
+			if opts.Workers > 1 {
+				sups[i] = m.sup.forWorker()
+				mu.Lock()
+				workerSups[i] = append(workerSups[i], sups[i])
+				mu.Unlock()
+			}
+		}
 		return func(v *zone.Visit) bool {
-			for _, m := range ms {
+			for i, m := range ms {
 				if m.sup != nil {
-					mu.Lock()
-					err := m.sup.visit(v, checker, st)
-					if err != nil && checkErr == nil {
-						checkErr = err
-						failed.Store(true)
-					}
-					mu.Unlock()
-					if err != nil {
+					if err := sups[i].visit(v, checker, st); err != nil {
+						mu.Lock()
+						if checkErr == nil {
+							checkErr = err
+							failed.Store(true)
+						}
+						mu.Unlock()
 						return true
 					}
 					continue
@@ -521,6 +537,11 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		}
 	}
 	res := zone.SearchWorkers(sys, zopts, newVisitor)
+	for i, ws := range workerSups {
+		for _, w := range ws {
+			ms[i].sup.merge(w)
+		}
+	}
 	for _, m := range ms {
 		r := m.res
 		r.Stats, r.Reason, r.Extrapolation = res.Stats, res.Reason, res.Extrapolation

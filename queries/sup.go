@@ -100,6 +100,43 @@ func (s *supState) reset() {
 	}
 }
 
+// forWorker returns a copy of s with fresh accumulators, for one worker
+// of a parallel exploration (merge folds it back).
+func (s *supState) forWorker() *supState {
+	w := &supState{q: s.q, cond: s.cond, isSup: s.isSup, condHasClocks: s.condHasClocks, k: s.k, kEff: s.kEff, cycleChecked: s.cycleChecked}
+	w.improved = make([]bool, len(s.accs))
+	for _, a := range s.accs {
+		w.accs = append(w.accs, &supAcc{term: a.term, sup: a.sup})
+	}
+	return w
+}
+
+// merge folds a worker's accumulators into s: for each term the more
+// extreme value with its state, and "grows for real" if either saw it.
+func (s *supState) merge(w *supState) {
+	for i, b := range w.accs {
+		a := s.accs[i]
+		if !b.seen {
+			continue
+		}
+		better := !a.seen
+		switch {
+		case better:
+		case a.term.Clock > 0:
+			better = b.bound > a.bound // as in update: a weaker bound is more extreme
+		case a.sup:
+			better = b.data > a.data
+		default:
+			better = b.data < a.data
+		}
+		realInf := a.realInf || b.realInf
+		if better {
+			*a = *b
+		}
+		a.realInf = realInf
+	}
+}
+
 // visit folds a visited state into the accumulators.
 func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper) error {
 	clear(s.improved)

@@ -327,6 +327,15 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 					e.out = e.out[:0]
 				}
 				pending.Add(-1)
+				// the time limits, as the sequential search checks them
+				// (the coordinator's tick may come after a short search
+				// has ended)
+				if e.explored.Load()&255 == 1 {
+					if r, hit := opts.Limits.expired(now(), start); hit {
+						end(r, nil, nil)
+						return
+					}
+				}
 			}
 		}(i)
 	}

@@ -272,6 +272,16 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	}
 	pending.Add(int64(len(init.out)))
 	queues[0].pushAll(init.out)
+	// the limits once before the workers start, so that a search shorter
+	// than the coordinator's tick still meets them
+	if r, hit := opts.Limits.expired(now(), start); hit {
+		end(r, nil, nil)
+		return finish()
+	}
+	if opts.Limits.MaxMemory > 0 && mem.sample() >= opts.Limits.MaxMemory {
+		end(LimitMemory, nil, nil)
+		return finish()
+	}
 
 	var wg, ready sync.WaitGroup
 	for i := range exps {

@@ -114,10 +114,14 @@ func prelude() *scope {
 	return sc
 }
 
+// preludeScope is built once: its symbols are read, never written
+// (declarations go into the scopes below it).
+var preludeScope = prelude()
+
 // IsPrelude reports whether name is one of the built-in declarations of
 // prelude.
 func IsPrelude(name string) bool {
-	_, ok := prelude().syms[name]
+	_, ok := preludeScope.syms[name]
 	return ok
 }
 
@@ -128,7 +132,7 @@ func (f *File) Compile(overrides map[string]int64) (*Network, error) {
 	c := &compiler{file: f, resetsOf: map[[2]int][]int{}}
 	n := &Network{Name: f.Name, File: f.Path}
 	c.net = n
-	c.st = &netState{file: f, global: newScope(prelude())}
+	c.st = &netState{file: f, global: newScope(preludeScope)}
 	n.scope = c.st
 	n.Clocks = []Clock{{Name: "0", Proc: -1}}
 	if err := c.params(overrides); err != nil {

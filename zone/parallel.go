@@ -67,8 +67,8 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 	for i := range s.shards {
 		s.shards[i].p = newPassedListCache(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n)
 		if alu {
-			s.shards[i].p.row0 = make([]dbm.Bound, dim)
-			s.shards[i].p.alu = true
+			// the bounds are the inserting worker's (sharedView.insert)
+			s.shards[i].p.useALU(nil, nil)
 		}
 	}
 	return s
@@ -116,10 +116,9 @@ func (s *sharedPassed) counts() (stored, discrete, covered int64) {
 
 // workQueue is one worker's waiting list; other workers steal from it.
 type workQueue struct {
-	mu    sync.Mutex
-	items []*Node
-	head  int
-	_     [32]byte
+	mu sync.Mutex
+	nodeQueue
+	_ [32]byte
 }
 
 // pushAll queues ns.
@@ -129,33 +128,12 @@ func (q *workQueue) pushAll(ns []*Node) {
 	q.mu.Unlock()
 }
 
-// pop takes the next node in order (oldest first for BFS, newest for DFS),
-// or nil when the queue is empty. Covered nodes are returned too: the
-// caller accounts for them.
+// pop takes the next node in order, or nil when the queue is empty.
+// Covered nodes are returned too: the caller accounts for them.
 func (q *workQueue) pop(order Order) *Node {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.head >= len(q.items) {
-		return nil
-	}
-	var n *Node
-	if order == DFS {
-		n = q.items[len(q.items)-1]
-		q.items[len(q.items)-1] = nil
-		q.items = q.items[:len(q.items)-1]
-	} else {
-		n = q.items[q.head]
-		q.items[q.head] = nil
-		q.head++
-	}
-	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
-	} else if q.head > 1024 && q.head*2 > len(q.items) {
-		k := copy(q.items, q.items[q.head:])
-		clear(q.items[k:])
-		q.items, q.head = q.items[:k], 0
-	}
-	return n
+	return q.take(order)
 }
 
 // stealHalf moves the older half of q's nodes (at least one) into buf.

@@ -15,41 +15,55 @@ func (o Order) String() string {
 	return "bfs"
 }
 
-// waitingList holds nodes to explore; pop skips covered nodes (TChecker's
-// fast removal from the waiting list).
-type waitingList struct {
-	order Order
+// nodeQueue is the queue of nodes both waiting lists are made of: take
+// removes the next one in order (the oldest for BFS, the newest for DFS)
+// and keeps the slice from growing without bound.
+type nodeQueue struct {
 	items []*Node
 	head  int
+}
+
+func (q *nodeQueue) len() int { return len(q.items) - q.head }
+
+// take removes and returns the next node in order, or nil when empty.
+func (q *nodeQueue) take(order Order) *Node {
+	if q.head >= len(q.items) {
+		return nil
+	}
+	var n *Node
+	if order == DFS {
+		n = q.items[len(q.items)-1]
+		q.items[len(q.items)-1] = nil
+		q.items = q.items[:len(q.items)-1]
+	} else {
+		n = q.items[q.head]
+		q.items[q.head] = nil
+		q.head++
+	}
+	if q.head == len(q.items) {
+		q.items, q.head = q.items[:0], 0
+	} else if q.head > 1024 && q.head*2 > len(q.items) {
+		k := copy(q.items, q.items[q.head:])
+		clear(q.items[k:])
+		q.items, q.head = q.items[:k], 0
+	}
+	return n
+}
+
+// waitingList is the sequential search's waiting list; pop skips covered
+// nodes (TChecker's fast removal from the waiting list).
+type waitingList struct {
+	order Order
+	nodeQueue
 }
 
 func (w *waitingList) push(n *Node) { w.items = append(w.items, n) }
 
 func (w *waitingList) pop() *Node {
 	for {
-		if w.head >= len(w.items) {
-			return nil
-		}
-		var n *Node
-		if w.order == DFS {
-			n = w.items[len(w.items)-1]
-			w.items[len(w.items)-1] = nil
-			w.items = w.items[:len(w.items)-1]
-		} else {
-			n = w.items[w.head]
-			w.items[w.head] = nil
-			w.head++
-			if w.head > 1024 && w.head*2 > len(w.items) {
-				k := copy(w.items, w.items[w.head:])
-				clear(w.items[k:])
-				w.items = w.items[:k]
-				w.head = 0
-			}
-		}
-		if !n.covered.Load() {
+		n := w.take(w.order)
+		if n == nil || !n.covered.Load() {
 			return n
 		}
 	}
 }
-
-func (w *waitingList) len() int { return len(w.items) - w.head }

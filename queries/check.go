@@ -497,14 +497,16 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 					// trace to it like one met by the search.
 					var me *zone.ModelError
 					var moves []zone.Move
-					var perr error = errors.New("not a model error")
-					if errors.As(err, &me) && !zone.Interrupted(err) {
+					modelErr := errors.As(err, &me) && !zone.Interrupted(err)
+					if modelErr {
+						var perr error
 						moves, perr = pathMoves(sys, v.Parent, v.Move)
+						modelErr = perr == nil
 					}
 					mu.Lock()
 					if checkErr == nil {
 						checkErr = err
-						if perr == nil {
+						if modelErr {
 							checkModelErr, checkErrMoves = me, moves
 						}
 					}

@@ -339,9 +339,9 @@ type witness struct {
 }
 
 // pathMoves returns the moves from the initial state to parent, then m.
-func pathMoves(sys *zone.System, parent *zone.Node, m zone.Move) ([]zone.Move, error) {
+func pathMoves(sys *zone.System, parent zone.Node, m zone.Move) ([]zone.Move, error) {
 	var moves []zone.Move
-	if parent != nil {
+	if !parent.IsZero() {
 		var err error
 		if moves, err = sys.PathMoves(parent); err != nil {
 			return nil, err

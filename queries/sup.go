@@ -23,7 +23,7 @@ type supAcc struct {
 	realInf bool
 	// parent and move lead to the best state; the path is recovered once
 	// at the end (System.PathMoves), not at every improvement.
-	parent *zone.Node
+	parent zone.Node
 	move   zone.Move
 }
 

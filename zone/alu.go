@@ -176,25 +176,25 @@ func minimalNotEvicted(s []byte, w uint8, z []dbm.Bound, n int, l, u []int32, ro
 	return false
 }
 
-// aluCovers reports whether z ⊆ aLU(n's zone) under the bounds l, u of
-// the key's location vector. Plain inclusion, read from the stored
-// constraints, is tried first; a witness among the stored constraints
-// rules coverage out without decoding a minimal zone.
-func (p *passedList) aluCovers(z dbm.DBM, n *Node) bool {
-	if subsetEqNode(z, n) {
+// aluCovers reports whether z ⊆ aLU(sz) (the zone of the node at index
+// i) under the bounds l, u of the key's location vector. Plain inclusion,
+// read from the stored constraints, is tried first; a witness among the
+// stored constraints rules coverage out without decoding a minimal zone.
+func (p *passedList) aluCovers(z dbm.DBM, sz storedZone, i uint32) bool {
+	if sz.includes(z) {
 		return true
 	}
-	if n.minimal && minimalNotCovered(z.M, z.Dim, n.zone, n.width, p.l, p.u) {
+	if sz.minimal && minimalNotCovered(z.M, z.Dim, sz.b, sz.width, p.l, p.u) {
 		return false
 	}
-	return aluSubsetEq(z.M, p.loadZone(n).M, z.Dim, p.l, p.u)
+	return aluSubsetEq(z.M, p.loadZone(sz, i).M, z.Dim, p.l, p.u)
 }
 
-// aluEvicts reports whether n's zone ⊆ aLU(z) (which holds when it is
-// included in z).
-func (p *passedList) aluEvicts(n *Node, z dbm.DBM) bool {
-	if n.minimal && minimalNotEvicted(n.zone, n.width, z.M, z.Dim, p.l, p.u, p.row0) {
+// aluEvicts reports whether sz (the zone of the node at index i) ⊆ aLU(z)
+// (which holds when it is included in z).
+func (p *passedList) aluEvicts(sz storedZone, i uint32, z dbm.DBM) bool {
+	if sz.minimal && minimalNotEvicted(sz.b, sz.width, z.M, z.Dim, p.l, p.u, p.row0) {
 		return false
 	}
-	return aluSubsetEq(p.loadZone(n).M, z.M, z.Dim, p.l, p.u)
+	return aluSubsetEq(p.loadZone(sz, i).M, z.M, z.Dim, p.l, p.u)
 }

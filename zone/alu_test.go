@@ -186,18 +186,19 @@ func TestALUSubsetEqAgainstPoints(t *testing.T) {
 			for _, full := range []bool{true, false} {
 				p := newPassedList(tc.dim, full, false)
 				p.useALU(l, u)
-				nd := p.insert([]byte("k"), zp, nil, -1)
-				if p.aluCovers(z, nd) != got {
+				id, _ := p.insert([]byte("k"), zp, noNode, -1)
+				nd, ni := p.zoneOf(id)
+				if p.aluCovers(z, nd, ni) != got {
 					t.Fatalf("full=%v: aluCovers(%v, stored %v) = %v, want %v", full, z, zp, !got, got)
 				}
-				if !full && minimalNotCovered(z.M, tc.dim, nd.zone, nd.width, l, u) && got {
+				if !full && minimalNotCovered(z.M, tc.dim, nd.b, nd.width, l, u) && got {
 					t.Fatalf("minimalNotCovered wrong for %v, %v", z, zp)
 				}
 				ev := aluSubsetEq(zp.M, z.M, tc.dim, l, u)
-				if p.aluEvicts(nd, z) != ev {
+				if p.aluEvicts(nd, ni, z) != ev {
 					t.Fatalf("full=%v: aluEvicts(stored %v, %v) = %v, want %v", full, zp, z, !ev, ev)
 				}
-				if !full && minimalNotEvicted(nd.zone, nd.width, z.M, tc.dim, l, u, p.row0) && ev {
+				if !full && minimalNotEvicted(nd.b, nd.width, z.M, tc.dim, l, u, p.row0) && ev {
 					t.Fatalf("minimalNotEvicted wrong for %v, %v", zp, z)
 				}
 			}

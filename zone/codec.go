@@ -76,30 +76,64 @@ func storeZone(z []byte, m []dbm.Bound, w uint8) {
 	}
 }
 
-// subsetEqNode reports whether z ⊆ the node's zone (both closed).
-func subsetEqNode(zd dbm.DBM, n *Node) bool {
-	z := zd.M
-	s := n.zone
-	if n.minimal {
-		return subsetEqMinimal(z, zd.Dim, s, n.width)
+// storedZone is a zone as stored: bounds of width bytes each, little
+// endian, either the whole matrix (see zoneWidth) or, with minimal set, the
+// minimal constraint set (see zoneCodec).
+type storedZone struct {
+	b       []byte
+	width   uint8
+	minimal bool
+}
+
+// load copies the zone into dst.
+func (s storedZone) load(dst dbm.DBM) {
+	if s.minimal {
+		decodeMinimal(s.b, s.width, dst)
+		return
 	}
-	switch n.width {
+	m := dst.M
+	z := s.b
+	switch s.width {
 	case 1:
-		s = s[:len(z)]
+		z = z[:len(m)]
 		for i, b := range z {
-			if b > widen8(s[i]) {
+			m[i] = widen8(b)
+		}
+	case 2:
+		for i := range m {
+			m[i] = bound16(z, i)
+		}
+	default:
+		for i := range m {
+			m[i] = bound32(z, i)
+		}
+	}
+}
+
+// includes reports whether zd ⊆ the stored zone (both closed).
+func (s storedZone) includes(zd dbm.DBM) bool {
+	z := zd.M
+	if s.minimal {
+		return subsetEqMinimal(z, zd.Dim, s.b, s.width)
+	}
+	b := s.b
+	switch s.width {
+	case 1:
+		b = b[:len(z)]
+		for i, x := range z {
+			if x > widen8(b[i]) {
 				return false
 			}
 		}
 	case 2:
-		for i, b := range z {
-			if b > bound16(s, i) {
+		for i, x := range z {
+			if x > bound16(b, i) {
 				return false
 			}
 		}
 	default:
-		for i, b := range z {
-			if b > bound32(s, i) {
+		for i, x := range z {
+			if x > bound32(b, i) {
 				return false
 			}
 		}
@@ -107,45 +141,47 @@ func subsetEqNode(zd dbm.DBM, n *Node) bool {
 	return true
 }
 
-// nodeSubsetEq reports whether the node's zone ⊆ z (both closed). A zone
-// stored in minimal form is decoded (load) first, unless its stored
-// constraints rule inclusion out.
-func nodeSubsetEq(n *Node, z []dbm.Bound, dim int, load func(*Node) dbm.DBM) bool {
-	if n.minimal {
-		// The stored constraints are entries of the node's closed zone:
-		// one weaker than z's entry rules inclusion out without the
-		// O(k·Dim²) decoding, which is the common case when a new zone
-		// is compared with the zones stored under its key.
-		if !minimalWithin(n.zone, n.width, z, dim) {
-			return false
-		}
-		for i, b := range load(n).M {
-			if b > z[i] {
-				return false
-			}
-		}
-		return true
+// maybeWithin reports whether the stored zone may be included in z (of
+// dimension dim, closed): for a matrix, whether it is; for a minimal set,
+// whether every stored constraint is at least as tight as z's entry. The
+// stored constraints are entries of the stored closed zone, so one weaker
+// than z's rules inclusion out without the O(k·Dim²) decoding: the common
+// case when a new zone is compared with the zones stored under its key. A
+// minimal zone that passes must be decoded and compared (boundsWithin).
+func (s storedZone) maybeWithin(z []dbm.Bound, dim int) bool {
+	if s.minimal {
+		return minimalWithin(s.b, s.width, z, dim)
 	}
-	s := n.zone
-	switch n.width {
+	b := s.b
+	switch s.width {
 	case 1:
-		s = s[:len(z)]
-		for i, b := range z {
-			if widen8(s[i]) > b {
+		b = b[:len(z)]
+		for i, x := range z {
+			if widen8(b[i]) > x {
 				return false
 			}
 		}
 	case 2:
-		for i, b := range z {
-			if bound16(s, i) > b {
+		for i, x := range z {
+			if bound16(b, i) > x {
 				return false
 			}
 		}
 	default:
-		for i, b := range z {
-			if bound32(s, i) > b {
+		for i, x := range z {
+			if bound32(b, i) > x {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// boundsWithin reports whether every bound of a is at most b's.
+func boundsWithin(a, b []dbm.Bound) bool {
+	for i, x := range a {
+		if x > b[i] {
+			return false
 		}
 	}
 	return true
@@ -162,7 +198,7 @@ func nodeSubsetEq(n *Node, z []dbm.Bound, dim int, load func(*Node) dbm.DBM) boo
 // With full set, or when Dim > 256, zones are stored as matrices.
 type zoneCodec struct {
 	full    bool
-	arena   arena[byte]
+	buf     []byte
 	cons    []dbm.Constraint
 	scratch dbm.DBM
 }
@@ -171,12 +207,13 @@ func newZoneCodec(dim int, full bool) zoneCodec {
 	return zoneCodec{full: full || dim > 256, scratch: dbm.New(dim)}
 }
 
-// encode stores z (closed, non-empty) and returns the bytes, their width
-// and whether they are the minimal form.
+// encode encodes z (closed, non-empty) and returns the bytes (the
+// codec's, valid until the next encode), their width and whether they are
+// the minimal form.
 func (c *zoneCodec) encode(z dbm.DBM) ([]byte, uint8, bool) {
 	if c.full {
 		w := zoneWidth(z.M)
-		b := c.arena.alloc(int(w) * len(z.M))
+		b := c.grow(int(w) * len(z.M))
 		storeZone(b, z.M, w)
 		return b, w, false
 	}
@@ -192,7 +229,7 @@ func (c *zoneCodec) encode(z dbm.DBM) ([]byte, uint8, bool) {
 			w = 2
 		}
 	}
-	out := c.arena.alloc(len(c.cons) * (2 + int(w)))
+	out := c.grow(len(c.cons) * (2 + int(w)))
 	for k, con := range c.cons {
 		r := out[k*(2+int(w)):]
 		r[0], r[1] = byte(con.I), byte(con.J)
@@ -207,6 +244,13 @@ func (c *zoneCodec) encode(z dbm.DBM) ([]byte, uint8, bool) {
 		}
 	}
 	return out, w, true
+}
+
+func (c *zoneCodec) grow(n int) []byte {
+	if cap(c.buf) < n {
+		c.buf = make([]byte, n)
+	}
+	return c.buf[:n]
 }
 
 // minimalBound returns the bound of the constraint record at r.

@@ -7,48 +7,59 @@ import "github.com/tcheck/tcheck/dbm"
 // inclusion test against it. Where many zones share a discrete part and
 // the search keeps finding new ones (FDDI under BFS: 40 thousand zones
 // stored over 96 discrete parts, most evicted again), the eviction test
-// decoded the same stored zones over and over: 58 % of the time. Nodes
-// never change once stored, so a cached matrix stays valid; the cache
-// holds at most a fixed number of bytes and replaces entries in clock
-// order (a used entry gets a second chance).
+// decoded the same stored zones over and over: 58 % of the time. Entries
+// are keyed by the node's index in its list's store; nodes never change
+// once stored, so a cached matrix stays valid. The cache grows to a
+// fixed number of bytes, or to an eighth of the bytes of the nodes stored
+// where that is more (up to a larger bound), so that it adds little to
+// the memory per stored zone; it replaces entries in clock order (a used
+// entry gets a second chance).
 type decodedCache struct {
 	dim   int
 	slots []decodedSlot
-	index map[*Node]int32
+	index map[uint32]int32
 	hand  int
-	max   int
+	max   int // entries
+	per   int // bytes per entry
+	small int // bytes the cache may use whatever the store's size
 }
 
 type decodedSlot struct {
-	n   *Node
+	n   uint32
 	m   dbm.DBM
 	ref bool
 }
 
-// decodedCacheBytes bounds each passed list's cache (a parallel search's
-// shards share the bound).
-const decodedCacheBytes = 32 << 20
+// decodedCacheBytes bounds each passed list's cache, decodedCacheSmall is
+// what it may use however few nodes are stored (a parallel search's
+// shards share the bounds).
+const (
+	decodedCacheBytes = 32 << 20
+	decodedCacheSmall = 4 << 20
+)
 
-func newDecodedCache(dim int, bytes int) *decodedCache {
+func newDecodedCache(dim int, bytes, small int) *decodedCache {
 	per := dim * dim * 4
 	max := min(bytes/max(per, 1), 1<<14)
 	if max < 16 {
 		return nil // zones too large to keep: decode every time
 	}
-	return &decodedCache{dim: dim, index: make(map[*Node]int32), max: max}
+	return &decodedCache{dim: dim, index: make(map[uint32]int32), max: max, per: per, small: small}
 }
 
-// get returns the closed matrix of n's zone (minimal form), decoding it
-// into the cache on a miss. The matrix is the cache's: read it before the
-// next get.
-func (c *decodedCache) get(n *Node) dbm.DBM {
+// get returns the closed matrix of sz, the zone of the node at index n,
+// decoding it into the cache on a miss. The matrix is the cache's: read it
+// before the next get.
+// storeBytes is the memory of the nodes stored, which bounds the cache's
+// growth.
+func (c *decodedCache) get(sz storedZone, n uint32, storeBytes uint64) dbm.DBM {
 	if i, ok := c.index[n]; ok {
 		s := &c.slots[i]
 		s.ref = true
 		return s.m
 	}
 	var i int
-	if len(c.slots) < c.max {
+	if grow := (len(c.slots) + 1) * c.per; len(c.slots) < c.max && (grow <= c.small || uint64(grow) <= storeBytes/8) {
 		c.slots = append(c.slots, decodedSlot{m: dbm.New(c.dim)})
 		i = len(c.slots) - 1
 	} else {
@@ -66,26 +77,19 @@ func (c *decodedCache) get(n *Node) dbm.DBM {
 	}
 	s := &c.slots[i]
 	s.n, s.ref = n, false
-	n.LoadZone(s.m)
+	sz.load(s.m)
 	c.index[n] = int32(i)
 	return s.m
 }
 
-// loadZone returns n's zone as a closed matrix: the cache's copy for a
-// minimal zone when there is a cache, else decoded into scratch.
-func (p *passedList) loadZone(n *Node) dbm.DBM {
-	if n.minimal && p.decoded != nil {
-		return p.decoded.get(n)
+// loadZone returns sz, the zone of the node at index i, as a closed
+// matrix: the cache's copy for a minimal zone when there is a cache, else
+// decoded into scratch.
+func (p *passedList) loadZone(sz storedZone, i uint32) dbm.DBM {
+	if sz.minimal && p.decoded != nil {
+		return p.decoded.get(sz, i, p.nodes.bytesUsed())
 	}
 	s := p.codec.scratch
-	n.LoadZone(s)
+	sz.load(s)
 	return s
-}
-
-// decodeInto returns a loader for nodeSubsetEq that decodes into scratch.
-func decodeInto(scratch dbm.DBM) func(*Node) dbm.DBM {
-	return func(n *Node) dbm.DBM {
-		n.LoadZone(scratch)
-		return scratch
-	}
 }

@@ -40,6 +40,10 @@
 // under the LU bounds of the location vector that the extrapolation uses;
 // ResolveSubsumption says where it falls back to inclusion (convex hull,
 // Extra_M/M+ as for deadlock, no extrapolation, diagonal constraints).
+// Stored states hold no Go pointer (nodestore.go): records in segments,
+// zones and discrete parts in a byte slab, nodes naming each other by
+// index; Node is a handle on one for visitors and traces.
+//
 // The search is breadth-first by default (shortest traces) or depth-first,
 // and deterministic: successors are generated in process and edge order,
 // and nothing ranges over a Go map.

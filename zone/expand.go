@@ -11,8 +11,8 @@ import (
 // search's sharded list.
 type passedStore interface {
 	// insert stores (key, z) unless a stored zone covers it, evicting
-	// the stored zones it covers; it returns the new node or nil.
-	insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) *Node
+	// the stored zones it covers; it returns the new node, or false.
+	insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool)
 	// storedCount is the number of states stored by all workers.
 	storedCount() int64
 }
@@ -27,6 +27,7 @@ func (p *passedList) storedCount() int64 { return p.stored }
 // driver to queue. One expander belongs to one goroutine.
 type expander struct {
 	sys    *System
+	graph  *nodeGraph
 	st     *Stepper
 	xp     *extrapolator
 	alu    bool
@@ -41,7 +42,7 @@ type expander struct {
 	visitNew bool
 	keep     dbm.DBM
 
-	out []*Node // nodes stored by the last initial or expand call
+	out []nodeID // nodes stored by the last initial or expand call
 
 	// explored and transitions are read by the parallel driver's progress
 	// reports while the worker runs.
@@ -54,16 +55,17 @@ type expander struct {
 	v                        Visit
 
 	// state of the expansion in progress, for succ
-	node    *Node
+	node    nodeID
 	moveIdx int32
 	reason  StopReason
 	err     error
 	succ    func(Move) bool
 }
 
-func newExpander(sys *System, opts Options, alu bool, passed passedStore, visit Visitor) *expander {
+func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed passedStore, visit Visitor) *expander {
 	e := &expander{
 		sys:       sys,
+		graph:     graph,
 		st:        NewStepper(sys),
 		xp:        newExtrapolator(sys, opts.Extrapolation),
 		alu:       alu,
@@ -88,16 +90,16 @@ func newExpander(sys *System, opts Options, alu bool, passed passedStore, visit 
 // store extrapolates (l, vv, work) and offers the result to the passed
 // list; it reports whether the state limit is reached. work is modified
 // (the visitor has seen it already).
-func (e *expander) store(parent *Node, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
+func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
 	e.key = e.sys.appendKey(e.key[:0], l, vv)
 	parts, split := e.xp.apply(work, l)
 	if !split {
-		if n := e.passed.insert(e.key, work, parent, moveIdx); n != nil {
+		if n, ok := e.passed.insert(e.key, work, parent, moveIdx); ok {
 			e.out = append(e.out, n)
 		}
 	} else {
 		for _, p := range parts {
-			if n := e.passed.insert(e.key, p, parent, moveIdx); n != nil {
+			if n, ok := e.passed.insert(e.key, p, parent, moveIdx); ok {
 				e.out = append(e.out, n)
 			}
 		}
@@ -117,7 +119,7 @@ func (e *expander) initial() (StopReason, error) {
 	if e.visit(&e.v) {
 		return Stopped, nil
 	}
-	if e.store(nil, -1, e.locs, e.vars, e.exact) {
+	if e.store(noNode, -1, e.locs, e.vars, e.exact) {
 		return LimitStates, nil
 	}
 	return Completed, nil
@@ -126,9 +128,11 @@ func (e *expander) initial() (StopReason, error) {
 // expand computes, visits and stores the successors of node. It returns
 // Completed to go on, Stopped or LimitStates to end, or the model's error
 // (or an interrupted evaluation).
-func (e *expander) expand(node *Node) (StopReason, error) {
-	e.sys.Decode(node, e.locs, e.vars)
-	node.LoadZone(e.src)
+func (e *expander) expand(node nodeID) (StopReason, error) {
+	s := e.graph.store(node)
+	r := e.graph.rec(node)
+	e.sys.decodeKey(s.key(r.key), e.locs, e.vars)
+	s.zoneOf(r).load(e.src)
 	e.node, e.moveIdx, e.reason, e.err = node, 0, Completed, nil
 	e.explored.Add(1)
 	err := e.st.Moves(e.locs, e.vars, e.succ)
@@ -156,7 +160,7 @@ func (e *expander) successor(m Move) bool {
 		before := len(e.out)
 		limit := e.store(e.node, idx, e.dlocs, e.dvars, e.exact)
 		if len(e.out) > before {
-			e.v = Visit{Parent: e.node, Move: m, Locs: e.dlocs, Vars: e.dvars, Zone: e.keep}
+			e.v = Visit{Parent: e.graph.node(e.node), Move: m, Locs: e.dlocs, Vars: e.dvars, Zone: e.keep}
 			if e.visit(&e.v) {
 				e.reason = Stopped
 				return false
@@ -168,7 +172,7 @@ func (e *expander) successor(m Move) bool {
 		}
 		return true
 	}
-	e.v = Visit{Parent: e.node, Move: m, Locs: e.dlocs, Vars: e.dvars, Zone: e.exact}
+	e.v = Visit{Parent: e.graph.node(e.node), Move: m, Locs: e.dlocs, Vars: e.dvars, Zone: e.exact}
 	if e.visit(&e.v) {
 		e.reason = Stopped
 		return false

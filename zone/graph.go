@@ -22,7 +22,7 @@ type Graph struct {
 
 // GNode is a state of a Graph.
 type GNode struct {
-	key     string
+	key     []byte
 	zone    []byte
 	width   uint8
 	minimal bool
@@ -41,7 +41,7 @@ type GNode struct {
 func (g *Graph) Decode(i int32, locs, vars []int32, z dbm.DBM) {
 	n := &g.Nodes[i]
 	g.sys.decodeKey(n.key, locs, vars)
-	(&Node{zone: n.zone, width: n.width, minimal: n.minimal}).LoadZone(z)
+	storedZone{b: n.zone, width: n.width, minimal: n.minimal}.load(z)
 }
 
 // BuildGraph explores the whole abstract zone graph of sys breadth first,
@@ -52,18 +52,28 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	g := &Graph{sys: sys}
 	ids := map[string][]int32{}
 	codec := newZoneCodec(sys.Dim, opts.FullZones)
-	load := decodeInto(codec.scratch)
+	var bytes arena[byte]
 	find := func(key []byte, z dbm.DBM) (int32, bool) {
 		for _, id := range ids[string(key)] {
 			n := &g.Nodes[id]
-			stored := &Node{zone: n.zone, width: n.width, minimal: n.minimal}
-			if subsetEqNode(z, stored) && nodeSubsetEq(stored, z.M, sys.Dim, load) {
-				return id, false
+			stored := storedZone{b: n.zone, width: n.width, minimal: n.minimal}
+			if stored.includes(z) && stored.maybeWithin(z.M, sys.Dim) {
+				if !stored.minimal {
+					return id, false
+				}
+				stored.load(codec.scratch)
+				if boundsWithin(codec.scratch.M, z.M) {
+					return id, false
+				}
 			}
 		}
 		id := int32(len(g.Nodes))
-		zb, w, min := codec.encode(z)
-		g.Nodes = append(g.Nodes, GNode{key: string(key), zone: zb, width: w, minimal: min, Parent: -1, MoveIdx: -1})
+		b, w, min := codec.encode(z)
+		zb := bytes.alloc(len(b))
+		copy(zb, b)
+		kb := bytes.alloc(len(key))
+		copy(kb, key)
+		g.Nodes = append(g.Nodes, GNode{key: kb, zone: zb, width: w, minimal: min, Parent: -1, MoveIdx: -1})
 		ids[string(key)] = append(ids[string(key)], id)
 		return id, true
 	}

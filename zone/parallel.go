@@ -42,6 +42,7 @@ type sharedPassed struct {
 	seed   maphash.Seed
 	mask   uint64
 	shards []passedShard
+	graph  *nodeGraph
 	alu    bool
 	// stored counts the states stored, for Limits.MaxStates (the other
 	// counters stay in the shards, under their locks); it sits on a cache
@@ -59,13 +60,17 @@ type passedShard struct {
 }
 
 func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed {
-	n := 1
+	n, b := 1, uint(0)
 	for n < 16*workers {
 		n *= 2
+		b++
 	}
 	s := &sharedPassed{seed: maphash.MakeSeed(), mask: uint64(n - 1), shards: make([]passedShard, n), alu: alu}
+	s.graph = &nodeGraph{stores: make([]*nodeStore, n), bits: b, mask: nodeID(n - 1)}
 	for i := range s.shards {
-		s.shards[i].p = newPassedListCache(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n)
+		s.shards[i].p = newPassedListShard(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n, decodedCacheSmall/n, s.seed, uint64(i), b)
+		s.shards[i].p.graph = s.graph
+		s.graph.stores[i] = s.shards[i].p.nodes
 		if alu {
 			// the bounds are the inserting worker's (sharedView.insert)
 			s.shards[i].p.useALU(nil, nil)
@@ -81,22 +86,23 @@ type sharedView struct {
 	l, u []int32
 }
 
-func (v sharedView) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) *Node {
+func (v sharedView) insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
 	s := v.s
-	sh := &s.shards[maphash.Bytes(s.seed, key)&s.mask]
+	h := maphash.Bytes(s.seed, key)
+	sh := &s.shards[h&s.mask]
 	sh.mu.Lock()
 	p := sh.p
 	if s.alu {
 		p.l, p.u = v.l, v.u
 	}
 	stored := p.stored
-	n := p.insert(key, z, parent, moveIdx)
+	n, ok := p.insertHashed(key, h, z, parent, moveIdx)
 	ds := p.stored - stored
 	sh.mu.Unlock()
 	if ds != 0 {
 		s.stored.Add(ds)
 	}
-	return n
+	return n, ok
 }
 
 func (v sharedView) storedCount() int64 { return v.s.stored.Load() }
@@ -107,7 +113,7 @@ func (s *sharedPassed) counts() (stored, discrete, covered int64) {
 		sh := &s.shards[i]
 		sh.mu.Lock()
 		stored += sh.p.stored
-		discrete += int64(len(sh.p.m))
+		discrete += sh.p.discrete()
 		covered += sh.p.cover
 		sh.mu.Unlock()
 	}
@@ -122,22 +128,22 @@ type workQueue struct {
 }
 
 // pushAll queues ns.
-func (q *workQueue) pushAll(ns []*Node) {
+func (q *workQueue) pushAll(ns []nodeID) {
 	q.mu.Lock()
 	q.items = append(q.items, ns...)
 	q.mu.Unlock()
 }
 
-// pop takes the next node in order, or nil when the queue is empty.
+// pop takes the next node in order, or false when the queue is empty.
 // Covered nodes are returned too: the caller accounts for them.
-func (q *workQueue) pop(order Order) *Node {
+func (q *workQueue) pop(order Order) (nodeID, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.take(order)
 }
 
 // stealHalf moves the older half of q's nodes (at least one) into buf.
-func (q *workQueue) stealHalf(buf []*Node) []*Node {
+func (q *workQueue) stealHalf(buf []nodeID) []nodeID {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	n := len(q.items) - q.head
@@ -146,7 +152,6 @@ func (q *workQueue) stealHalf(buf []*Node) []*Node {
 	}
 	k := (n + 1) / 2
 	buf = append(buf, q.items[q.head:q.head+k]...)
-	clear(q.items[q.head : q.head+k])
 	q.head += k
 	if q.head == len(q.items) {
 		q.items, q.head = q.items[:0], 0
@@ -186,7 +191,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	stop, pending := &flags.stop, &flags.pending
 	var mu sync.Mutex
 	reason := Completed
-	end := func(r StopReason, err error, at *Node) {
+	end := func(r StopReason, err error, at nodeID) {
 		mu.Lock()
 		defer mu.Unlock()
 		if stop.Load() {
@@ -200,7 +205,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 				}
 			} else {
 				r = Failed
-				res.Err, res.ErrNode = err.(*ModelError), at
+				res.Err, res.ErrNode = err.(*ModelError), shared.graph.node(at)
 			}
 		}
 		reason = r
@@ -220,7 +225,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	// cache line (with them built here, Fischer's protocol ran 30 % slower
 	// on two workers than it should).
 	newExp := func() *expander {
-		e := newExpander(sys, opts, sub == ALU, nil, newVisitor())
+		e := newExpander(sys, shared.graph, opts, sub == ALU, nil, newVisitor())
 		e.passed = sharedView{s: shared, l: e.xp.l, u: e.xp.u}
 		e.st.SetInterrupt(interrupt)
 		return e
@@ -245,7 +250,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	init := newExp()
 	r, err := init.initial()
 	if err != nil || r != Completed {
-		end(r, err, nil)
+		end(r, err, noNode)
 		return finish()
 	}
 	pending.Add(int64(len(init.out)))
@@ -253,11 +258,11 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	// the limits once before the workers start, so that a search shorter
 	// than the coordinator's tick still meets them
 	if r, hit := opts.Limits.expired(now(), start); hit {
-		end(r, nil, nil)
+		end(r, nil, noNode)
 		return finish()
 	}
 	if opts.Limits.MaxMemory > 0 && mem.sample() >= opts.Limits.MaxMemory {
-		end(LimitMemory, nil, nil)
+		end(LimitMemory, nil, noNode)
 		return finish()
 	}
 
@@ -270,18 +275,17 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 			e, q := newExp(), &queues[i]
 			exps[i] = e
 			ready.Done()
-			var stolen []*Node
+			var stolen []nodeID
 			misses := 0
 			for !stop.Load() {
-				node := q.pop(opts.Order)
-				if node == nil {
+				node, ok := q.pop(opts.Order)
+				if !ok {
 					// steal from the others, starting after ourselves
 					for k := 1; k < workers && len(stolen) == 0; k++ {
 						stolen = queues[(i+k)%workers].stealHalf(stolen[:0])
 					}
 					if len(stolen) > 0 {
 						q.pushAll(stolen)
-						clear(stolen)
 						stolen = stolen[:0]
 						continue
 					}
@@ -299,7 +303,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 					continue
 				}
 				misses = 0
-				if node.covered.Load() {
+				if shared.graph.covered(node) {
 					pending.Add(-1)
 					continue
 				}
@@ -311,7 +315,6 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 				if len(e.out) > 0 {
 					pending.Add(int64(len(e.out)))
 					q.pushAll(e.out)
-					clear(e.out)
 					e.out = e.out[:0]
 				}
 				pending.Add(-1)
@@ -320,7 +323,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 				// has ended)
 				if e.explored.Load()&255 == 1 {
 					if r, hit := opts.Limits.expired(now(), start); hit {
-						end(r, nil, nil)
+						end(r, nil, noNode)
 						return
 					}
 				}
@@ -345,19 +348,19 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 		case <-done:
 			running = false
 		case <-opts.Limits.Cancel:
-			end(Canceled, nil, nil)
+			end(Canceled, nil, noNode)
 			<-done
 			running = false
 		case <-tick.C:
 			t := now()
 			if r, hit := opts.Limits.expired(t, start); hit {
-				end(r, nil, nil)
+				end(r, nil, noNode)
 				continue
 			}
 			if opts.Limits.MaxMemory > 0 || t.Sub(lastMem) >= 100*time.Millisecond {
 				lastMem = t
 				if m := mem.sample(); opts.Limits.MaxMemory > 0 && m >= opts.Limits.MaxMemory {
-					end(LimitMemory, nil, nil)
+					end(LimitMemory, nil, noNode)
 					continue
 				}
 			}

@@ -1,21 +1,30 @@
 package zone
 
 import (
+	"hash/maphash"
+	"math/bits"
+	"sync/atomic"
+
 	"github.com/tcheck/tcheck/dbm"
 )
 
 // passedList maps each discrete part to the zones stored for it, chained
-// through Node.next.
+// through nodeRec.next. Its nodes live in a nodeStore; its index is an open
+// addressing table of the discrete parts (no Go map, no pointer per key).
 type passedList struct {
 	dim int
 	// hull keeps one zone per discrete part, the convex hull of all zones
 	// reached with it (see insertHull).
 	hull   bool
-	m      map[string]*Node
+	nodes  *nodeStore
+	graph  *nodeGraph // the graph nodeIDs are resolved in (parents)
+	seed   maphash.Seed
+	keys   segArray[keyRec] // in segments: no copy as it grows
+	nkeys  int
+	slots  []uint32 // 1 + index in keys; 0: empty
 	stored int64
 	cover  int64 // successors dropped as included plus stored nodes evicted
 	codec  zoneCodec
-	nodes  arena[Node]
 	// alu: subsumption by aLU (see Subsumption) with the bounds l, u of
 	// the location vector of the zone being inserted (the extrapolator's
 	// arrays, updated in place before each insert); row0 is scratch.
@@ -26,16 +35,29 @@ type passedList struct {
 	decoded *decodedCache
 }
 
-func newPassedList(dim int, full, hull bool) *passedList {
-	return newPassedListCache(dim, full, hull, decodedCacheBytes)
+// keyRec is a discrete part in the index: where its bytes are in the
+// slab, the head of its chain of nodes (1 + index; 0: none) and the high
+// half of its hash.
+type keyRec struct {
+	key, head, hash uint32
 }
 
-// newPassedListCache is newPassedList with a cache of cacheBytes for
-// decoded zones.
-func newPassedListCache(dim int, full, hull bool, cacheBytes int) *passedList {
-	p := &passedList{dim: dim, hull: hull, m: make(map[string]*Node), codec: newZoneCodec(dim, full)}
+func newPassedList(dim int, full, hull bool) *passedList {
+	p := newPassedListShard(dim, full, hull, decodedCacheBytes, decodedCacheSmall, maphash.MakeSeed(), 0, 0)
+	p.graph = &nodeGraph{stores: []*nodeStore{p.nodes}}
+	return p
+}
+
+// newPassedListShard returns shard number shard of 1<<shardBits (its
+// graph is set by the caller), with a cache of decoded zones of at most
+// cacheBytes, and of cacheSmall whatever the number of nodes.
+func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall int, seed maphash.Seed, shard uint64, shardBits uint) *passedList {
+	p := &passedList{dim: dim, hull: hull, seed: seed, codec: newZoneCodec(dim, full)}
+	p.nodes = newNodeStore(dim*dim*4, shard, shardBits)
+	p.keys.layout = segLayout{first: 6, last: 16}
+	p.slots = make([]uint32, 16)
 	if !p.codec.full {
-		p.decoded = newDecodedCache(dim, cacheBytes)
+		p.decoded = newDecodedCache(dim, cacheBytes, cacheSmall)
 	}
 	return p
 }
@@ -48,60 +70,131 @@ func (p *passedList) useALU(l, u []int32) {
 	p.row0 = make([]dbm.Bound, p.dim)
 }
 
+// discrete returns the number of discrete parts stored.
+func (p *passedList) discrete() int64 { return int64(p.nkeys) }
+
+// lookup returns the index in keys of key with hash h, or adds it.
+func (p *passedList) lookup(key []byte, h uint64) int {
+	hi := uint32(h >> 32)
+	mask := uint64(len(p.slots) - 1)
+	shift := 64 - uint(bits.Len(uint(len(p.slots)-1)))
+	for i := h >> shift & mask; ; i = (i + 1) & mask {
+		s := p.slots[i]
+		if s == 0 {
+			k := p.nkeys
+			seg, _ := p.keys.layout.locate(uint64(k))
+			p.keys.ensure(seg)
+			p.nkeys++
+			*p.keys.at(uint64(k)) = keyRec{key: p.nodes.addKey(key), hash: hi}
+			p.slots[i] = uint32(k + 1)
+			if 4*p.nkeys > 3*len(p.slots) {
+				p.grow()
+			}
+			return k
+		}
+		if r := p.keys.at(uint64(s - 1)); r.hash == hi && string(p.nodes.key(r.key)) == string(key) {
+			return int(s - 1)
+		}
+	}
+}
+
+// grow doubles the index.
+func (p *passedList) grow() {
+	p.slots = make([]uint32, 2*len(p.slots))
+	mask := uint64(len(p.slots) - 1)
+	shift := 64 - uint(bits.Len(uint(len(p.slots)-1)))
+	for k := range p.nkeys {
+		h := uint64(p.keys.at(uint64(k)).hash) << 32
+		i := h >> shift & mask
+		for p.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		p.slots[i] = uint32(k + 1)
+	}
+}
+
 // insert adds (key, z) unless a stored zone for key includes z. Stored zones
 // included in z are evicted and marked covered (TChecker's covreach with
 // full covering). With alu, "includes" is "whose aLU abstraction
-// includes", both ways. It returns the new node or nil if z was covered.
-func (p *passedList) insert(key []byte, z dbm.DBM, parent *Node, moveIdx int32) *Node {
-	head := p.m[string(key)]
-	if p.hull && head != nil {
-		return p.insertHull(head, z, parent, moveIdx)
-	}
-	for n := head; n != nil; n = n.next {
-		if p.alu && p.aluCovers(z, n) || !p.alu && subsetEqNode(z, n) {
-			p.cover++
-			return nil
-		}
-	}
-	var skey string
-	if head != nil {
-		skey = head.key // share the string the map holds
-		// evict the stored zones included in z
-		var prev *Node
-		for n := head; n != nil; n = n.next {
-			if p.alu && p.aluEvicts(n, z) || !p.alu && nodeSubsetEq(n, z.M, p.dim, p.loadZone) {
-				n.covered.Store(true)
-				p.cover++
-				p.stored--
-				if prev == nil {
-					head = n.next
-				} else {
-					prev.next = n.next
-				}
-				continue
-			}
-			prev = n
-		}
-	} else {
-		skey = string(key)
-	}
-	return p.add(skey, head, z, parent, moveIdx)
+// includes", both ways. It returns the new node, or false if z was
+// covered.
+func (p *passedList) insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
+	return p.insertHashed(key, maphash.Bytes(p.seed, key), z, parent, moveIdx)
 }
 
-// add stores z as a new node chained before head.
-func (p *passedList) add(skey string, head *Node, z dbm.DBM, parent *Node, moveIdx int32) *Node {
-	n := &p.nodes.alloc(1)[0]
-	n.key = skey
-	n.zone, n.width, n.minimal = p.codec.encode(z)
-	n.Parent = parent
-	n.moveIdx = moveIdx
-	if parent != nil {
-		n.Depth = parent.Depth + 1
+// insertHashed is insert with the hash of key under p.seed.
+func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
+	kr := p.keys.at(uint64(p.lookup(key, h)))
+	s := p.nodes
+	if p.hull && kr.head != 0 {
+		return p.insertHull(kr, z, parent, moveIdx)
 	}
-	n.next = head
-	p.m[skey] = n
+	for i := kr.head; i != 0; {
+		r := s.recs.at(uint64(i - 1))
+		sz := s.zoneOf(r)
+		if p.alu && p.aluCovers(z, sz, i-1) || !p.alu && sz.includes(z) {
+			p.cover++
+			return noNode, false
+		}
+		i = r.next
+	}
+	// evict the stored zones included in z
+	prev := (*nodeRec)(nil)
+	for i := kr.head; i != 0; {
+		r := s.recs.at(uint64(i - 1))
+		next := r.next
+		sz := s.zoneOf(r)
+		if p.alu && p.aluEvicts(sz, i-1, z) || !p.alu && p.within(sz, i-1, z) {
+			atomic.OrUint32(&r.flags, coveredFlag)
+			p.cover++
+			p.stored--
+			if prev == nil {
+				kr.head = next
+			} else {
+				prev.next = next
+			}
+		} else {
+			prev = r
+		}
+		i = next
+	}
+	return p.add(kr, z, parent, moveIdx), true
+}
+
+// within reports whether the stored zone sz (of the node at index i) ⊆ z.
+func (p *passedList) within(sz storedZone, i uint32, z dbm.DBM) bool {
+	if !sz.maybeWithin(z.M, p.dim) {
+		return false
+	}
+	if !sz.minimal {
+		return true
+	}
+	return boundsWithin(p.loadZone(sz, i).M, z.M)
+}
+
+// add stores z as a new node at the head of kr's chain.
+func (p *passedList) add(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32) nodeID {
+	s := p.nodes
+	b, w, minimal := p.codec.encode(z)
+	zw, dst := s.alloc(len(b))
+	copy(dst, b)
+	if len(b) > maxZoneLen {
+		panic("zone: an encoded zone is too long for a node record")
+	}
+	i, r := s.newRec()
+	r.setParent(parent)
+	r.zone = zw
+	r.key = kr.key
+	r.next = kr.head
+	r.moveIdx = moveIdx
+	f := uint32(w) | uint32(len(b))<<zoneLenShift
+	if minimal {
+		f |= minimalFlag
+	}
+	atomic.StoreUint32(&r.flags, f)
+	kr.head = uint32(i + 1)
 	p.stored++
-	return n
+	return s.id(i)
 }
 
 // insertHull is insert under convex-hull over-approximation (UPPAAL's -A;
@@ -115,16 +208,29 @@ func (p *passedList) add(skey string, head *Node, z dbm.DBM, parent *Node, moveI
 // unreachable, what is reached must be confirmed exactly. The new node
 // keeps parent and moveIdx of the last zone merged; its path is a path to
 // the key, not a run that reaches every valuation of the hull.
-func (p *passedList) insertHull(head *Node, z dbm.DBM, parent *Node, moveIdx int32) *Node {
-	if subsetEqNode(z, head) {
+func (p *passedList) insertHull(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
+	r := p.nodes.recs.at(uint64(kr.head - 1))
+	sz := p.nodes.zoneOf(r)
+	if sz.includes(z) {
 		p.cover++
-		return nil
+		return noNode, false
 	}
 	h := p.codec.scratch
-	head.LoadZone(h)
+	sz.load(h)
 	h.ConvexHull(z)
-	head.covered.Store(true)
+	atomic.OrUint32(&r.flags, coveredFlag)
 	p.cover++
 	p.stored--
-	return p.add(head.key, nil, h, parent, moveIdx)
+	kr.head = 0
+	return p.add(kr, h, parent, moveIdx), true
+}
+
+// node returns the handle of a node of this list.
+func (p *passedList) node(id nodeID) Node { return p.graph.node(id) }
+
+// zoneOf returns the stored zone of a node of this list and its index in
+// the store.
+func (p *passedList) zoneOf(id nodeID) (storedZone, uint32) {
+	i := uint64(id >> p.nodes.shardBits)
+	return p.nodes.zoneOf(p.nodes.recs.at(i)), uint32(i)
 }

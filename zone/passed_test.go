@@ -44,7 +44,7 @@ func TestKeyRoundTrip(t *testing.T) {
 		if len(key) != s.keyLen {
 			t.Fatalf("key of %d bytes, want %d", len(key), s.keyLen)
 		}
-		s.decodeKey(string(key), gl, gv)
+		s.decodeKey(key, gl, gv)
 		for i := range locs {
 			if gl[i] != locs[i] {
 				t.Fatalf("location %d: got %d, want %d", i, gl[i], locs[i])
@@ -80,23 +80,22 @@ func TestPassedListInclusion(t *testing.T) {
 			return d
 		}
 		key := []byte("k")
-		small := p.insert(key, z(1, 1), nil, -1)
-		if small == nil || small.width != tc.width || small.minimal == tc.full {
+		small, ok := p.insert(key, z(1, 1), noNode, -1)
+		if sz, _ := p.zoneOf(small); !ok || sz.width != tc.width || sz.minimal == tc.full {
 			t.Fatalf("big=%d: first zone not stored as expected", big)
 		}
-		if p.insert(key, z(1, 1), nil, -1) != nil {
+		if _, ok := p.insert(key, z(1, 1), noNode, -1); ok {
 			t.Fatalf("big=%d: an equal zone was stored again", big)
 		}
-		other := p.insert([]byte("other"), z(1, 1), nil, -1)
-		if other == nil {
+		if _, ok := p.insert([]byte("other"), z(1, 1), noNode, -1); !ok {
 			t.Fatalf("big=%d: the same zone under another key was covered", big)
 		}
-		large := p.insert(key, z(2, 2), nil, -1)
-		if large == nil || !small.covered.Load() || p.stored != 2 {
+		large, ok := p.insert(key, z(2, 2), noNode, -1)
+		if !ok || !p.graph.covered(small) || p.stored != 2 {
 			t.Fatalf("big=%d: larger zone did not evict the smaller one (stored %d)", big, p.stored)
 		}
 		got := dbm.New(3)
-		large.LoadZone(got)
+		p.node(large).LoadZone(got)
 		if !got.Equal(z(2, 2)) {
 			t.Fatalf("big=%d: loaded %v, want %v", big, got, z(2, 2))
 		}
@@ -113,17 +112,21 @@ func TestMinimalStorageRoundTrip(t *testing.T) {
 		a, b := randomZone(rng, dim), randomZone(rng, dim)
 		c := newZoneCodec(dim, false)
 		data, w, min := c.encode(a)
-		n := &Node{zone: data, width: w, minimal: min}
+		n := storedZone{b: data, width: w, minimal: min}
 		got := dbm.New(dim)
-		n.LoadZone(got)
+		n.load(got)
 		if !got.Equal(a) {
 			t.Fatalf("stored %v, loaded %v", a, got)
 		}
-		if subsetEqNode(b, n) != b.SubsetEq(a) {
-			t.Fatalf("%v ⊆ stored %v: %v, matrices say %v", b, a, subsetEqNode(b, n), b.SubsetEq(a))
+		if n.includes(b) != b.SubsetEq(a) {
+			t.Fatalf("%v ⊆ stored %v: %v, matrices say %v", b, a, n.includes(b), b.SubsetEq(a))
 		}
-		if nodeSubsetEq(n, b.M, dim, decodeInto(c.scratch)) != a.SubsetEq(b) {
-			t.Fatalf("stored %v ⊆ %v: wrong", a, b)
+		within := n.maybeWithin(b.M, dim)
+		if within && n.minimal {
+			within = boundsWithin(got.M, b.M)
+		}
+		if within != a.SubsetEq(b) {
+			t.Fatalf("stored %v ⊆ %v: %v, matrices say %v", a, b, within, a.SubsetEq(b))
 		}
 	}
 }
@@ -177,16 +180,16 @@ func TestPassedListHull(t *testing.T) {
 			return d
 		}
 		key := []byte("k")
-		a := p.insert(key, point(1), nil, -1)
-		b := p.insert(key, point(3), nil, -1)
-		if a == nil || b == nil || !a.covered.Load() || p.stored != 1 {
+		a, okA := p.insert(key, point(1), noNode, -1)
+		b, okB := p.insert(key, point(3), noNode, -1)
+		if !okA || !okB || !p.graph.covered(a) || p.stored != 1 {
 			t.Fatalf("full=%v: the second zone did not replace the first (stored %d)", full, p.stored)
 		}
-		if p.insert(key, point(2), nil, -1) != nil {
+		if _, ok := p.insert(key, point(2), noNode, -1); ok {
 			t.Fatalf("full=%v: x == 2 is inside the hull 1 <= x <= 3 but was stored", full)
 		}
 		got := dbm.New(2)
-		b.LoadZone(got)
+		p.node(b).LoadZone(got)
 		want := point(1)
 		want.ConvexHull(point(3))
 		if !got.Equal(want) {

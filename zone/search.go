@@ -117,19 +117,19 @@ type Result struct {
 	Stats
 	Reason StopReason
 	// Err is the model runtime error when Reason is Failed; ErrNode is the
-	// state whose successor computation raised it (nil: the initial state).
+	// state whose successor computation raised it (zero: the initial state).
 	Err     *ModelError
-	ErrNode *Node
+	ErrNode Node
 	// Extrapolation describes the abstraction used.
 	Extrapolation string
 }
 
 // Visit is what a Visitor sees: a newly computed symbolic state, before
 // extrapolation and before the inclusion check (with Options.VisitNew,
-// after it: only the states stored). Parent is nil and Move nil
+// after it: only the states stored). Parent is zero and Move nil
 // for the initial state. Locs, Vars and Zone are scratch: copy to keep.
 type Visit struct {
-	Parent *Node
+	Parent Node
 	Move   Move
 	Locs   []int32
 	Vars   []int32
@@ -153,9 +153,9 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	res := Result{Extrapolation: describeSearch(sys, opts)}
 	sub, _ := ResolveSubsumption(sys, opts)
 	passed := newPassedList(sys.Dim, opts.FullZones, opts.Hull)
-	wait := &waitingList{order: opts.Order}
+	wait := &waitingList{order: opts.Order, graph: passed.graph}
 	mem := newMemSampler()
-	e := newExpander(sys, opts, sub == ALU, passed, visit)
+	e := newExpander(sys, passed.graph, opts, sub == ALU, passed, visit)
 	if e.alu {
 		// The extrapolator computes the bounds of the location vector
 		// (local) or once (global) before each insert: the same bounds,
@@ -167,7 +167,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		res.Reason = r
 		res.Explored, res.Transitions = e.explored.Load(), e.transitions.Load()
 		res.Stored = passed.stored
-		res.Discrete = int64(len(passed.m))
+		res.Discrete = passed.discrete()
 		res.Covered = passed.cover
 		res.Elapsed = now().Sub(start)
 		res.PeakMemory = mem.sample()
@@ -177,7 +177,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	// A long evaluation (a guard calling expensive functions) polls the
 	// limits itself; an evaluation it stops ends the search at the limit.
 	e.st.SetInterrupt(func() bool { _, hit := timeLimit(now()); return hit })
-	failed := func(err error, at *Node) Result {
+	failed := func(err error, at nodeID) Result {
 		if Interrupted(err) {
 			r, hit := timeLimit(now())
 			if !hit {
@@ -185,7 +185,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 			}
 			return finish(r)
 		}
-		res.Err, res.ErrNode = err.(*ModelError), at
+		res.Err, res.ErrNode = err.(*ModelError), passed.node(at)
 		return finish(Failed)
 	}
 	flush := func() {
@@ -197,7 +197,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 
 	reason, err := e.initial()
 	if err != nil {
-		return failed(err, nil)
+		return failed(err, noNode)
 	}
 	if reason != Completed {
 		return finish(reason)
@@ -210,8 +210,8 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	}
 	lastProgress := start
 	for {
-		node := wait.pop()
-		if node == nil {
+		node, ok := wait.pop()
+		if !ok {
 			break
 		}
 		reason, err := e.expand(node)

@@ -126,7 +126,7 @@ func (s *System) appendKey(buf []byte, locs, vars []int32) []byte {
 }
 
 // decodeKey unpacks key into locs and vars (of lengths NProcs and NVars).
-func (s *System) decodeKey(key string, locs, vars []int32) {
+func (s *System) decodeKey(key []byte, locs, vars []int32) {
 	var acc uint64
 	n := uint(0)
 	p := 0

@@ -19,51 +19,49 @@ func (o Order) String() string {
 // removes the next one in order (the oldest for BFS, the newest for DFS)
 // and keeps the slice from growing without bound.
 type nodeQueue struct {
-	items []*Node
+	items []nodeID
 	head  int
 }
 
 func (q *nodeQueue) len() int { return len(q.items) - q.head }
 
-// take removes and returns the next node in order, or nil when empty.
-func (q *nodeQueue) take(order Order) *Node {
+// take removes and returns the next node in order, or false when empty.
+func (q *nodeQueue) take(order Order) (nodeID, bool) {
 	if q.head >= len(q.items) {
-		return nil
+		return noNode, false
 	}
-	var n *Node
+	var n nodeID
 	if order == DFS {
 		n = q.items[len(q.items)-1]
-		q.items[len(q.items)-1] = nil
 		q.items = q.items[:len(q.items)-1]
 	} else {
 		n = q.items[q.head]
-		q.items[q.head] = nil
 		q.head++
 	}
 	if q.head == len(q.items) {
 		q.items, q.head = q.items[:0], 0
 	} else if q.head > 1024 && q.head*2 > len(q.items) {
 		k := copy(q.items, q.items[q.head:])
-		clear(q.items[k:])
 		q.items, q.head = q.items[:k], 0
 	}
-	return n
+	return n, true
 }
 
 // waitingList is the sequential search's waiting list; pop skips covered
 // nodes (TChecker's fast removal from the waiting list).
 type waitingList struct {
 	order Order
+	graph *nodeGraph
 	nodeQueue
 }
 
-func (w *waitingList) push(n *Node) { w.items = append(w.items, n) }
+func (w *waitingList) push(n nodeID) { w.items = append(w.items, n) }
 
-func (w *waitingList) pop() *Node {
+func (w *waitingList) pop() (nodeID, bool) {
 	for {
-		n := w.take(w.order)
-		if n == nil || !n.covered.Load() {
-			return n
+		n, ok := w.take(w.order)
+		if !ok || !w.graph.covered(n) {
+			return n, ok
 		}
 	}
 }

@@ -1,0 +1,369 @@
+package zone
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/tcheck/tcheck/dbm"
+)
+
+// The stored states of a search hold no Go pointer: a node is a 32-byte
+// record in large pointer-free segments, its zone and its discrete part
+// are bytes in a slab of large segments, and nodes name each other
+// (parent, next in a key's chain) by index. The garbage collector then
+// never scans the passed list, and a stored state costs its record, its
+// encoded zone (a few bytes per constraint, see zoneCodec) and a share of
+// its discrete part, which all the zones of a key share.
+//
+// The segments of a store never move once allocated, so that the workers
+// of a parallel search can read nodes that another worker is appending
+// to: a segment directory is replaced (atomically) when it grows, and a
+// node's fields are written before the node is published through a
+// waiting list (a lock), except its flags' covered bit, which is atomic,
+// and next, which only the owning passed list's lock guards.
+
+// nodeID names a stored node: the index of the node in its store, shifted
+// left by the graph's shard bits, or'ed with the store's number.
+type nodeID uint64
+
+// noNode is the parent of an initial state.
+const noNode = ^nodeID(0)
+
+// nodeRec is a stored node: 28 bytes, 4-aligned.
+type nodeRec struct {
+	// parent is the parent's nodeID, low and high halves (two words
+	// rather than a uint64, which would align the record to 32 bytes).
+	parentLo, parentHi uint32
+	// zone is the offset of the encoded zone in the slab, in 4-byte words
+	// (its length is in flags).
+	zone uint32
+	// key is the offset of the discrete part in the slab, in 4-byte words
+	// (a 4-byte length, then the packed key; see nodeStore.addKey).
+	key uint32
+	// next is 1 + the index of the next node with the same key in the
+	// passed list (0: none); only the passed list's lock guards it.
+	next uint32
+	// moveIdx is the index of the transition from parent in the order
+	// Stepper.Moves enumerates the parent's moves (-1 for an initial
+	// state): four bytes instead of the move; System.PathMoves recovers it.
+	moveIdx int32
+	// flags: the zone's width in bytes per bound, minimalFlag, coveredFlag,
+	// and the zone's length in bytes above zoneLenShift; read and written
+	// atomically (coveredFlag is set by evictions while other workers read
+	// the record).
+	flags uint32
+}
+
+const (
+	widthMask    = 7
+	minimalFlag  = 1 << 3
+	coveredFlag  = 1 << 4
+	zoneLenShift = 5
+	// maxZoneLen is the longest encoded zone a record can describe: a
+	// zone matrix of dimension 2,896 in 4 bytes per bound.
+	maxZoneLen = 1<<(32-zoneLenShift) - 1
+)
+
+func (r *nodeRec) parent() nodeID { return nodeID(r.parentHi)<<32 | nodeID(r.parentLo) }
+
+func (r *nodeRec) setParent(id nodeID) { r.parentLo, r.parentHi = uint32(id), uint32(id>>32) }
+
+// segLayout maps positions to segments whose sizes double from 2^first to
+// 2^last and then stay 2^last: a small search allocates little, a large
+// one allocates in large pieces.
+type segLayout struct{ first, last uint }
+
+// locate returns the segment of position i and the offset in it.
+func (l segLayout) locate(i uint64) (int, uint64) {
+	if i < 1<<l.last {
+		if i < 1<<l.first {
+			return 0, i
+		}
+		k := uint(bits.Len64(i >> l.first))
+		return int(k), i - 1<<(l.first+k-1)
+	}
+	return int(l.last-l.first) + int(i>>l.last), i & (1<<l.last - 1)
+}
+
+// start returns the first position of segment k.
+func (l segLayout) start(k int) uint64 {
+	switch {
+	case k == 0:
+		return 0
+	case uint(k) <= l.last-l.first:
+		return 1 << (l.first + uint(k) - 1)
+	default:
+		return uint64(k-int(l.last-l.first)) << l.last
+	}
+}
+
+// size returns the length of segment k.
+func (l segLayout) size(k int) uint64 {
+	switch {
+	case k == 0:
+		return 1 << l.first
+	case uint(k) <= l.last-l.first:
+		return 1 << (l.first + uint(k) - 1)
+	default:
+		return 1 << l.last
+	}
+}
+
+// segArray is an array of T in segments that never move. One goroutine
+// (the owner, under its lock) grows it; any goroutine may read positions
+// published to it.
+type segArray[T any] struct {
+	layout segLayout
+	dir    atomic.Pointer[[][]T]
+}
+
+// at returns the element at position i (allocated by ensure).
+func (a *segArray[T]) at(i uint64) *T {
+	k, off := a.layout.locate(i)
+	return &(*a.dir.Load())[k][off]
+}
+
+// segment returns segment k (allocated by ensure).
+func (a *segArray[T]) segment(k int) []T { return (*a.dir.Load())[k] }
+
+// ensure allocates the segments up to and including segment k.
+func (a *segArray[T]) ensure(k int) {
+	var dir [][]T
+	if d := a.dir.Load(); d != nil {
+		dir = *d
+	}
+	if k < len(dir) {
+		return
+	}
+	grown := make([][]T, len(dir), k+1)
+	copy(grown, dir)
+	for len(grown) <= k {
+		grown = append(grown, make([]T, a.layout.size(len(grown))))
+	}
+	a.dir.Store(&grown)
+}
+
+// bytes returns the bytes the array holds (for statistics).
+func (a *segArray[T]) segments() int {
+	if d := a.dir.Load(); d != nil {
+		return len(*d)
+	}
+	return 0
+}
+
+// nodeStore holds the nodes of one passed list (one shard of a parallel
+// search's): their records and a slab with their zones and keys.
+type nodeStore struct {
+	recs segArray[nodeRec]
+	n    uint64 // records used
+	slab segArray[byte]
+	free uint64 // next free byte of the slab, a multiple of 4
+	// shard and shardBits make the store's nodeIDs (see nodeID).
+	shard     uint64
+	shardBits uint
+}
+
+// maxSlab bounds a store's slab: offsets are 32-bit counts of words.
+const maxSlab = 4 << 32
+
+func newNodeStore(maxZoneBytes int, shard uint64, shardBits uint) *nodeStore {
+	last := uint(20) // 1 MiB segments
+	for 1<<last < maxZoneBytes+8 {
+		last++
+	}
+	return &nodeStore{
+		recs:      segArray[nodeRec]{layout: segLayout{first: 7, last: 15}},
+		slab:      segArray[byte]{layout: segLayout{first: 12, last: last}},
+		shard:     shard,
+		shardBits: shardBits,
+	}
+}
+
+// id returns the nodeID of the store's record at index i.
+func (s *nodeStore) id(i uint64) nodeID { return nodeID(i<<s.shardBits | s.shard) }
+
+// newRec appends a record and returns its index and the record.
+func (s *nodeStore) newRec() (uint64, *nodeRec) {
+	i := s.n
+	k, _ := s.recs.layout.locate(i)
+	s.recs.ensure(k)
+	s.n++
+	return i, s.recs.at(i)
+}
+
+// alloc returns n bytes of the slab, 4-aligned, within one segment, and
+// their offset in words.
+func (s *nodeStore) alloc(n int) (uint32, []byte) {
+	size := uint64(n+3) &^ 3
+	k, off := s.slab.layout.locate(s.free)
+	if off+size > s.slab.layout.size(k) {
+		// the rest of this segment is too short: start the next one
+		k++
+		off = 0
+		s.free = s.slab.layout.start(k)
+	}
+	if s.free+size > maxSlab {
+		panic(fmt.Sprintf("zone: one passed list holds more than %d GiB of zones", maxSlab>>30))
+	}
+	s.slab.ensure(k)
+	w := uint32(s.free >> 2)
+	s.free += size
+	return w, s.slab.segment(k)[off : off+uint64(n) : off+uint64(n)]
+}
+
+// bytes returns the n bytes at word offset w.
+func (s *nodeStore) bytes(w uint32, n int) []byte {
+	k, off := s.slab.layout.locate(uint64(w) << 2)
+	return s.slab.segment(k)[off : off+uint64(n) : off+uint64(n)]
+}
+
+// addKey stores a discrete part: its length, then its bytes.
+func (s *nodeStore) addKey(key []byte) uint32 {
+	if len(key) > math.MaxUint32-4 {
+		panic("zone: discrete part too long")
+	}
+	w, b := s.alloc(4 + len(key))
+	n := uint32(len(key))
+	b[0], b[1], b[2], b[3] = byte(n), byte(n>>8), byte(n>>16), byte(n>>24)
+	copy(b[4:], key)
+	return w
+}
+
+// key returns the discrete part stored at word offset w.
+func (s *nodeStore) key(w uint32) []byte {
+	h := s.bytes(w, 4)
+	n := int(uint32(h[0]) | uint32(h[1])<<8 | uint32(h[2])<<16 | uint32(h[3])<<24)
+	return s.bytes(w, 4+n)[4:]
+}
+
+// zoneOf returns the stored zone of r.
+func (s *nodeStore) zoneOf(r *nodeRec) storedZone {
+	f := atomic.LoadUint32(&r.flags)
+	return storedZone{b: s.bytes(r.zone, int(f>>zoneLenShift)), width: uint8(f & widthMask), minimal: f&minimalFlag != 0}
+}
+
+// bytesUsed returns the bytes of the records and the slab in use.
+func (s *nodeStore) bytesUsed() uint64 {
+	return s.n*uint64(unsafe.Sizeof(nodeRec{})) + s.free
+}
+
+// memory returns the bytes the store has allocated.
+func (s *nodeStore) memory() uint64 {
+	var m uint64
+	for k := range s.recs.segments() {
+		m += s.recs.layout.size(k) * uint64(unsafe.Sizeof(nodeRec{}))
+	}
+	for k := range s.slab.segments() {
+		m += s.slab.layout.size(k)
+	}
+	return m
+}
+
+// nodeGraph is the nodes of a search: one store, or one per shard of a
+// parallel search's passed list.
+type nodeGraph struct {
+	stores []*nodeStore
+	bits   uint
+	mask   nodeID
+}
+
+func (g *nodeGraph) store(id nodeID) *nodeStore { return g.stores[id&g.mask] }
+
+func (g *nodeGraph) rec(id nodeID) *nodeRec {
+	return g.store(id).recs.at(uint64(id >> g.bits))
+}
+
+// covered reports whether the node was evicted by a larger zone.
+func (g *nodeGraph) covered(id nodeID) bool {
+	return atomic.LoadUint32(&g.rec(id).flags)&coveredFlag != 0
+}
+
+// Node is a stored symbolic state of a search: its discrete part, its
+// (extrapolated) zone, and how it was reached. It is a handle: holding
+// one keeps the search's stored states in memory. The zero Node is no
+// state (the parent of an initial state).
+type Node struct {
+	g  *nodeGraph
+	id nodeID
+}
+
+// IsZero reports whether n is no state.
+func (n Node) IsZero() bool { return n.g == nil }
+
+func (g *nodeGraph) node(id nodeID) Node {
+	if id == noNode {
+		return Node{}
+	}
+	return Node{g: g, id: id}
+}
+
+// Parent returns the state n was reached from (the zero Node for an
+// initial state).
+func (n Node) Parent() Node { return n.g.node(n.g.rec(n.id).parent()) }
+
+// Covered reports whether a larger zone stored later evicted this node.
+func (n Node) Covered() bool { return n.g.covered(n.id) }
+
+// Path returns the nodes from an initial state to n.
+func (n Node) Path() []Node {
+	var path []Node
+	for x := n; !x.IsZero(); x = x.Parent() {
+		path = append(path, x)
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return path
+}
+
+// LoadZone copies the node's zone into dst.
+func (n Node) LoadZone(dst dbm.DBM) {
+	s := n.g.store(n.id)
+	s.zoneOf(n.g.rec(n.id)).load(dst)
+}
+
+// key returns the node's packed discrete part.
+func (n Node) key() []byte {
+	return n.g.store(n.id).key(n.g.rec(n.id).key)
+}
+
+// Decode unpacks the node's discrete part into locs and vars.
+func (s *System) Decode(n Node, locs, vars []int32) { s.decodeKey(n.key(), locs, vars) }
+
+// PathMoves returns the transitions from the initial state to n, recovered
+// by enumerating each parent's moves in the deterministic order of
+// Stepper.Moves.
+func (s *System) PathMoves(n Node) ([]Move, error) {
+	path := n.Path()
+	st := NewStepper(s)
+	locs := make([]int32, s.NProcs)
+	vars := make([]int32, s.NVars)
+	var moves []Move
+	for _, x := range path[1:] {
+		s.Decode(x.Parent(), locs, vars)
+		want := x.g.rec(x.id).moveIdx
+		var found Move
+		k := int32(0)
+		err := st.Moves(locs, vars, func(m Move) bool {
+			if k == want {
+				found = append(Move(nil), m...)
+				return false
+			}
+			k++
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+		if found == nil {
+			return nil, fmt.Errorf("internal error: move %d of a stored state not found", want)
+		}
+		moves = append(moves, found)
+	}
+	return moves, nil
+}
+
+var errMoveNotFound = fmt.Errorf("internal error: a move of a stored state was not found")

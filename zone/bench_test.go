@@ -45,6 +45,7 @@ func BenchmarkFischer(b *testing.B) {
 				}
 				b.ReportMetric(float64(res.Stored), "stored")
 				b.ReportMetric(float64(res.PeakMemory)/(1<<20), "peakMiB")
+				b.ReportMetric(float64(res.PeakMemory)/float64(max(res.Stored, 1)), "heapB/zone")
 			})
 		}
 	}
@@ -67,6 +68,7 @@ func BenchmarkCSMACD(b *testing.B) {
 				}
 				b.ReportMetric(float64(res.Stored), "stored")
 				b.ReportMetric(float64(res.PeakMemory)/(1<<20), "peakMiB")
+				b.ReportMetric(float64(res.PeakMemory)/float64(max(res.Stored, 1)), "heapB/zone")
 			})
 		}
 	}
@@ -102,6 +104,7 @@ func BenchmarkAgreement(b *testing.B) {
 			b.ReportMetric(float64(res.Stored), "stored")
 			b.ReportMetric(float64(res.Explored), "explored")
 			b.ReportMetric(float64(res.PeakMemory)/(1<<20), "peakMiB")
+			b.ReportMetric(float64(res.PeakMemory)/float64(max(res.Stored, 1)), "heapB/zone")
 		})
 	}
 }

@@ -9,7 +9,11 @@ import "github.com/tcheck/tcheck/dbm"
 // stored over 96 discrete parts, most evicted again), the eviction test
 // decoded the same stored zones over and over: 58 % of the time. Entries
 // are keyed by the node's index in its list's store; nodes never change
-// once stored, so a cached matrix stays valid. The cache grows to a
+// once stored, so a cached matrix stays valid. A zone is cached the
+// second time it is decoded within a while (a doorkeeper bitmap, as in
+// TinyLFU): where most keys hold one or two zones, as in the agreement
+// model, a zone is rarely decoded twice and the cache stays small. The
+// cache grows to a
 // fixed number of bytes, or to an eighth of the bytes of the nodes stored
 // where that is more (up to a larger bound), so that it adds little to
 // the memory per stored zone; it replaces entries in clock order (a used
@@ -19,9 +23,15 @@ type decodedCache struct {
 	slots []decodedSlot
 	index map[uint32]int32
 	hand  int
-	max   int // entries
-	per   int // bytes per entry
-	small int // bytes the cache may use whatever the store's size
+	free  []int32 // slots of dropped entries
+	// seen has the bit of each node decoded once lately (by its index,
+	// hashed); cleared every len(seen)*16 misses, so that at most a
+	// quarter of its bits are set and few first decodes pass for second.
+	seen   []uint64
+	misses int
+	max    int // entries
+	per    int // bytes per entry
+	small  int // bytes the cache may use whatever the store's size
 }
 
 type decodedSlot struct {
@@ -44,22 +54,35 @@ func newDecodedCache(dim int, bytes, small int) *decodedCache {
 	if max < 16 {
 		return nil // zones too large to keep: decode every time
 	}
-	return &decodedCache{dim: dim, index: make(map[uint32]int32), max: max, per: per, small: small}
+	return &decodedCache{dim: dim, index: make(map[uint32]int32), max: max, per: per, small: small, seen: make([]uint64, 1<<12)}
 }
 
-// get returns the closed matrix of sz, the zone of the node at index n,
-// decoding it into the cache on a miss. The matrix is the cache's: read it
-// before the next get.
-// storeBytes is the memory of the nodes stored, which bounds the cache's
-// growth.
-func (c *decodedCache) get(sz storedZone, n uint32, storeBytes uint64) dbm.DBM {
+// get returns the closed matrix of sz, the zone of the node at index n:
+// the cache's, or decoded into scratch the first time, into the cache the
+// second. The matrix is the cache's or scratch: read it before the next
+// get. storeBytes is the memory of the nodes stored, which bounds the
+// cache's growth.
+func (c *decodedCache) get(sz storedZone, n uint32, storeBytes uint64, scratch dbm.DBM) dbm.DBM {
 	if i, ok := c.index[n]; ok {
 		s := &c.slots[i]
 		s.ref = true
 		return s.m
 	}
+	if c.misses++; c.misses == len(c.seen)*16 {
+		clear(c.seen)
+		c.misses = 0
+	}
+	h := (n * 0x9e3779b1) >> 16 % uint32(len(c.seen)*64)
+	if w, b := h/64, uint64(1)<<(h%64); c.seen[w]&b == 0 {
+		c.seen[w] |= b
+		sz.load(scratch)
+		return scratch
+	}
 	var i int
-	if grow := (len(c.slots) + 1) * c.per; len(c.slots) < c.max && (grow <= c.small || uint64(grow) <= storeBytes/8) {
+	if k := len(c.free); k > 0 {
+		i = int(c.free[k-1])
+		c.free = c.free[:k-1]
+	} else if grow := (len(c.slots) + 1) * c.per; len(c.slots) < c.max && (grow <= c.small || uint64(grow) <= storeBytes/8) {
 		c.slots = append(c.slots, decodedSlot{m: dbm.New(c.dim)})
 		i = len(c.slots) - 1
 	} else {
@@ -82,12 +105,24 @@ func (c *decodedCache) get(sz storedZone, n uint32, storeBytes uint64) dbm.DBM {
 	return s.m
 }
 
+// drop forgets the node at index n, evicted from the passed list: its zone
+// is never compared again, and its slot is the next one used. Without
+// this, the zones of evicted nodes would crowd out the live ones where
+// most stored zones are evicted again (FDDI).
+func (c *decodedCache) drop(n uint32) {
+	if i, ok := c.index[n]; ok {
+		delete(c.index, n)
+		c.slots[i].ref = false
+		c.free = append(c.free, i)
+	}
+}
+
 // loadZone returns sz, the zone of the node at index i, as a closed
 // matrix: the cache's copy for a minimal zone when there is a cache, else
 // decoded into scratch.
 func (p *passedList) loadZone(sz storedZone, i uint32) dbm.DBM {
 	if sz.minimal && p.decoded != nil {
-		return p.decoded.get(sz, i, p.nodes.bytesUsed())
+		return p.decoded.get(sz, i, p.nodes.bytesUsed(), p.codec.scratch)
 	}
 	s := p.codec.scratch
 	sz.load(s)

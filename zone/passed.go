@@ -146,6 +146,9 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 		sz := s.zoneOf(r)
 		if p.alu && p.aluEvicts(sz, i-1, z) || !p.alu && p.within(sz, i-1, z) {
 			atomic.OrUint32(&r.flags, coveredFlag)
+			if p.decoded != nil {
+				p.decoded.drop(i - 1)
+			}
 			p.cover++
 			p.stored--
 			if prev == nil {

@@ -197,3 +197,43 @@ func TestPassedListHull(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodedCacheGivesTheStoredZone checks the cache of decoded zones
+// against decoding: through admission on the second decode, clock
+// replacement when full, and slots freed by dropped (evicted) nodes, every
+// get returns the zone stored for that node.
+func TestDecodedCacheGivesTheStoredZone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const dim, nodes = 4, 200
+	codec := newZoneCodec(dim, false)
+	stored := make([]storedZone, nodes)
+	want := make([]dbm.DBM, nodes)
+	for i := range stored {
+		want[i] = randomZone(rng, dim)
+		b, w, min := codec.encode(want[i])
+		stored[i] = storedZone{b: append([]byte(nil), b...), width: w, minimal: min}
+	}
+	// room for 16 entries: far fewer than the nodes, so that entries are
+	// replaced
+	c := newDecodedCache(dim, 16*dim*dim*4, 16*dim*dim*4)
+	scratch := dbm.New(dim)
+	for k := range 20000 {
+		n := uint32(rng.IntN(nodes))
+		if k%7 == 0 {
+			c.drop(n)
+			continue
+		}
+		got := c.get(stored[n], n, 0, scratch)
+		if !got.Equal(want[n]) {
+			t.Fatalf("get %d: %v, stored %v", n, got, want[n])
+		}
+	}
+	if len(c.slots) != 16 {
+		t.Fatalf("the cache holds %d entries, want 16 (its bound)", len(c.slots))
+	}
+	for n, i := range c.index {
+		if c.slots[i].n != n {
+			t.Fatalf("index says node %d is in slot %d, which holds %d", n, i, c.slots[i].n)
+		}
+	}
+}

@@ -522,10 +522,12 @@ func (c *compiler) varDecl(sc *scope, d *syntax.VarDecl, own *owner) error {
 			} else if base.constant {
 				return c.errAt(dn.Pos, "constant %s needs an initialiser", dn.Name)
 			} else {
-				if b.lo > 0 || b.hi < 0 {
-					return c.errAt(dn.Pos, "%s needs an initialiser: the default 0 is outside %s", dn.Name, b)
-				}
 				vals = make([]int64, t.count())
+				if d := defaultValue(b); d != 0 {
+					for i := range vals {
+						vals[i] = d
+					}
+				}
 			}
 			if base.constant {
 				sym.kind, sym.vals = symConst, vals

@@ -136,6 +136,54 @@ func TestPowerOperator(t *testing.T) {
 	}
 }
 
+// TestDefaultValueIsZeroClampedIntoRange proves that a variable declared
+// without an initialiser starts at 0 when its range holds 0, and otherwise
+// at the bound nearest 0 (the lower bound of int[1,5], as UPPAAL models such
+// as `int[1,5] m_status;` need; issue 17): global, template-local and
+// function-local variables, and each element of an array.
+func TestDefaultValueIsZeroClampedIntoRange(t *testing.T) {
+	n := mustCompile(t, `declarations: |
+  int[1,5] m_status;
+  int[-5,-2] below;
+  int[-3,3] around;
+  int[2,4] arr[2][2];
+  typedef int[7,9] seven_t;
+  seven_t named;
+  int[10,20] fromFunction() { int[10,20] local; return local; }
+  int[-9,-4] fromFunctionNeg() { int[-9,-4] local[2]; return local[1]; }
+templates:
+  - name: P
+    declarations: int[3,8] own;
+    locations:
+      - {name: a, initial: true}
+`, nil)
+	env := n.NewEnv()
+	for _, c := range []struct {
+		name string
+		want int32
+	}{
+		{"m_status", 1}, {"below", -2}, {"around", 0},
+		{"arr[0][0]", 2}, {"arr[1][1]", 2}, {"named", 7}, {"P.own", 3},
+	} {
+		i := n.VarIndex(c.name)
+		if i < 0 {
+			t.Errorf("%s: no such variable", c.name)
+			continue
+		}
+		if got := env.Vars[i]; got != c.want {
+			t.Errorf("%s starts at %d, want %d", c.name, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		expr string
+		want int32
+	}{{"fromFunction()", 10}, {"fromFunctionNeg()", -4}} {
+		if got, rerr := eval(t, n, env, c.expr); rerr != nil || got != c.want {
+			t.Errorf("%s = %d, %v; want %d", c.expr, got, rerr, c.want)
+		}
+	}
+}
+
 // TestEvalFunctions proves functions with loops (range for, C for, while,
 // do, break, continue, early return), locals, multi-dimensional arrays,
 // by-value and by-reference parameters compute the right values.

@@ -301,9 +301,6 @@ func (c *compiler) typeOf(sc *scope, te *syntax.TypeExpr) (*typ, error) {
 	if te == nil {
 		return nil, &Error{Pos: c.text.Pos, Msg: "missing type"}
 	}
-	if te.Meta {
-		return nil, c.errAt(te.Pos, "meta variables are not supported")
-	}
 	if te.Hybrid {
 		return nil, c.errAt(te.Pos, "hybrid clocks are not supported")
 	}
@@ -381,6 +378,13 @@ func (c *compiler) typeOf(sc *scope, te *syntax.TypeExpr) (*typ, error) {
 	if te.Range != nil && te.Kind != syntax.TInt && te.Kind != syntax.TScalar {
 		return nil, c.errAt(te.Range.Pos, "only int types take a range")
 	}
+	if te.Meta && !t.base().isData() {
+		// as libutap ($Prefix_meta_not_allowed_for_clocks, and channels
+		// are not among the types that may be meta)
+		return nil, c.errAt(te.Pos, "a %s cannot be meta (only integers, booleans and arrays of them)", t.base())
+	}
+	// Otherwise meta is read and ignored: a meta variable is an ordinary
+	// state variable (docs/uppaal.md says what that changes).
 	if te.Const {
 		if k := t.base().kind; k == kClock || k == kChan {
 			return nil, c.errAt(te.Pos, "a %s cannot be const", t.base())
@@ -522,10 +526,12 @@ func (c *compiler) varDecl(sc *scope, d *syntax.VarDecl, own *owner) error {
 			} else if base.constant {
 				return c.errAt(dn.Pos, "constant %s needs an initialiser", dn.Name)
 			} else {
-				if b.lo > 0 || b.hi < 0 {
-					return c.errAt(dn.Pos, "%s needs an initialiser: the default 0 is outside %s", dn.Name, b)
-				}
 				vals = make([]int64, t.count())
+				if d := defaultValue(b); d != 0 {
+					for i := range vals {
+						vals[i] = d
+					}
+				}
 			}
 			if base.constant {
 				sym.kind, sym.vals = symConst, vals

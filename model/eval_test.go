@@ -76,6 +76,114 @@ func TestEvalExpressions(t *testing.T) {
 	}
 }
 
+// TestPowerOperator proves that UPPAAL 5's a ** b is exact integer
+// exponentiation on variables and on constants alike: 0 ** 0 is 1, a
+// negative base alternates in sign, a negative exponent and a result outside
+// 32 bits are errors (a runtime error on variables, a compile error on
+// constants), and large exponents of 0, 1 and -1 are computed quickly.
+func TestPowerOperator(t *testing.T) {
+	n := mustCompile(t, `declarations: |
+  int a = 7, b = -3, z = 0, s = 2, one = 1, mone = -1, neg = -1;
+  int32_t big = 46341, top = 2147483647;
+`, nil)
+	env := n.NewEnv()
+	for _, c := range []struct {
+		vars, consts string // the same computation on variables and on literals
+		want         int32
+		err          string
+	}{
+		{"a ** s", "7 ** 2", 49, ""},
+		{"b ** 3", "(-3) ** 3", -27, ""},
+		{"-s ** s", "-2 ** 2", 4, ""}, // prefix minus binds tighter: (-2) ** 2
+		{"s ** s ** 3", "2 ** 2 ** 3", 64, ""},
+		{"z ** z", "0 ** 0", 1, ""},
+		{"z ** a", "0 ** 7", 0, ""},
+		{"a ** z", "7 ** 0", 1, ""},
+		{"one ** top", "1 ** 2147483647", 1, ""},
+		{"mone ** top", "(-1) ** 2147483647", -1, ""},
+		{"s ** 31", "2 ** 31", 0, "overflow"},
+		{"-s ** 31", "-2 ** 31", -2147483648, ""},
+		{"big ** s", "46341 ** 2", 0, "overflow"},
+		{"s ** top", "2 ** 2147483647", 0, "overflow"},
+		{"a ** neg", "7 ** -1", 0, "negative exponent"},
+	} {
+		got, rerr := eval(t, n, env, c.vars)
+		switch {
+		case c.err != "" && (rerr == nil || !strings.Contains(rerr.Error(), c.err)):
+			t.Errorf("%s: got %d, %v; want an error with %q", c.vars, got, rerr, c.err)
+		case c.err == "" && (rerr != nil || got != c.want):
+			t.Errorf("%s = %d, %v; want %d", c.vars, got, rerr, c.want)
+		}
+		x, err := syntax.ParseExpr(c.consts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		term, err := n.CompileTerm(x, NewText(c.consts, Pos{File: "expr", Line: 1, Col: 1}))
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: compiled (%v); want an error with %q", c.consts, err, c.err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", c.consts, err)
+		case term.Data == nil:
+			t.Errorf("%s: not a data term", c.consts)
+		default:
+			if got := term.Data(env); got != c.want {
+				t.Errorf("%s = %d, want %d", c.consts, got, c.want)
+			}
+		}
+	}
+}
+
+// TestDefaultValueIsZeroClampedIntoRange proves that a variable declared
+// without an initialiser starts at 0 when its range holds 0, and otherwise
+// at the bound nearest 0 (the lower bound of int[1,5], as UPPAAL models such
+// as `int[1,5] m_status;` need; issue 17): global, template-local and
+// function-local variables, and each element of an array.
+func TestDefaultValueIsZeroClampedIntoRange(t *testing.T) {
+	n := mustCompile(t, `declarations: |
+  int[1,5] m_status;
+  int[-5,-2] below;
+  int[-3,3] around;
+  int[2,4] arr[2][2];
+  typedef int[7,9] seven_t;
+  seven_t named;
+  int[10,20] fromFunction() { int[10,20] local; return local; }
+  int[-9,-4] fromFunctionNeg() { int[-9,-4] local[2]; return local[1]; }
+templates:
+  - name: P
+    declarations: int[3,8] own;
+    locations:
+      - {name: a, initial: true}
+`, nil)
+	env := n.NewEnv()
+	for _, c := range []struct {
+		name string
+		want int32
+	}{
+		{"m_status", 1}, {"below", -2}, {"around", 0},
+		{"arr[0][0]", 2}, {"arr[1][1]", 2}, {"named", 7}, {"P.own", 3},
+	} {
+		i := n.VarIndex(c.name)
+		if i < 0 {
+			t.Errorf("%s: no such variable", c.name)
+			continue
+		}
+		if got := env.Vars[i]; got != c.want {
+			t.Errorf("%s starts at %d, want %d", c.name, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		expr string
+		want int32
+	}{{"fromFunction()", 10}, {"fromFunctionNeg()", -4}} {
+		if got, rerr := eval(t, n, env, c.expr); rerr != nil || got != c.want {
+			t.Errorf("%s = %d, %v; want %d", c.expr, got, rerr, c.want)
+		}
+	}
+}
+
 // TestEvalFunctions proves functions with loops (range for, C for, while,
 // do, break, continue, early return), locals, multi-dimensional arrays,
 // by-value and by-reference parameters compute the right values.

@@ -554,6 +554,15 @@ func (c *compiler) binary(cx *ctx, x *syntax.BinaryExpr) (*cexpr, error) {
 				r.lo = 0
 			}
 		}
+	case syntax.OpPow:
+		r.fn = func(e *Env) int32 { return e.pow32(pos, f(e), g(e)) }
+		if b.isConst && b.val >= 0 && a.lo >= 0 {
+			lo, okLo := power(a.lo, b.val)
+			hi, okHi := power(a.hi, b.val)
+			if okLo && okHi {
+				r.lo, r.hi = lo, hi
+			}
+		}
 	case syntax.OpShl:
 		r.fn = func(e *Env) int32 {
 			s := g(e)
@@ -678,6 +687,15 @@ func (c *compiler) foldBinary(op syntax.Op, a, b int64, p syntax.Pos) (int64, *t
 			return a / b, litType, nil
 		}
 		return a % b, litType, nil
+	case syntax.OpPow:
+		if b < 0 {
+			return 0, nil, c.errAt(p, "negative exponent in a constant expression (%d ** %d is not an integer)", a, b)
+		}
+		v, ok := power(a, b)
+		if !ok {
+			return 0, nil, c.errAt(p, "constant expression overflows 32 bits (%d ** %d)", a, b)
+		}
+		return v, litType, nil
 	case syntax.OpShl, syntax.OpShr:
 		if b < 0 {
 			return 0, nil, c.errAt(p, "negative shift count %d", b)

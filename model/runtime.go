@@ -116,6 +116,46 @@ func (e *Env) fit32(pos string, v int64) int32 {
 	return int32(v)
 }
 
+// pow32 is a ** b for b ≥ 0, exact: a result outside 32 bits is an
+// overflow error, as for * (see power).
+func (e *Env) pow32(pos string, a, b int32) int32 {
+	if b < 0 {
+		e.fail(pos, "negative exponent: %d ** %d is not an integer", a, b)
+		return 0
+	}
+	v, ok := power(int64(a), int64(b))
+	if !ok {
+		e.fail(pos, "integer overflow: %d ** %d does not fit in 32 bits", a, b)
+		return 0
+	}
+	return int32(v)
+}
+
+// power is a ** b (b ≥ 0) when the result fits in 32 bits: ok is false on
+// overflow. 0 ** 0 is 1, as in C's pow and UPPAAL's pow function. Square and
+// multiply, so that 1 ** 2147483647 is quick.
+func power(a, b int64) (v int64, ok bool) {
+	v = 1
+	for b > 0 {
+		if b&1 == 1 {
+			v *= a
+			if v > math.MaxInt32 || v < math.MinInt32 {
+				return 0, false
+			}
+		}
+		b >>= 1
+		if b > 0 {
+			a *= a
+			if a > math.MaxInt32+1 || a < math.MinInt32 {
+				// |a| > 2^31, and a bit of b is still to come: it
+				// multiplies a into v (non-zero), which overflows.
+				return 0, false
+			}
+		}
+	}
+	return v, true
+}
+
 // shl32 is a << s evaluated in 64 bits (s ≥ 0): an overflow is an error.
 func (e *Env) shl32(pos string, a, s int32) int32 {
 	if a == 0 {

@@ -519,6 +519,14 @@ func (c *compiler) localDecl(sc *scope, sx *stmtCtx, d syntax.Decl) (func(*Env) 
 	return nil, c.errAt(d.Position(), "unsupported local declaration")
 }
 
+// defaultValue is the initial value of a variable of base type b declared
+// without an initialiser: 0, clamped into b's range (the lower bound of
+// int[1,5], the upper bound of int[-5,-1]). UPPAAL's documentation does not
+// say; see docs/uppaal.md for why tcheck chooses this.
+func defaultValue(b *typ) int64 {
+	return min(max(0, b.lo), b.hi)
+}
+
 // localInit compiles the initialisation of a local variable of type t at
 // frame offset off: the initialiser's elements, or zeros.
 func (c *compiler) localInit(cx *ctx, f *function, t *typ, off int, dn *syntax.Declarator) (func(*Env) ctl, error) {
@@ -532,20 +540,17 @@ func (c *compiler) localInit(cx *ctx, f *function, t *typ, off int, dn *syntax.D
 		for _, el := range elems {
 			c.noteEffects(f, el.effects)
 		}
-	} else {
-		if b := t.base(); b.lo > 0 || b.hi < 0 {
-			return nil, c.errAt(dn.Pos, "%s needs an initialiser: the default 0 is outside %s", dn.Name, b)
-		}
 	}
 	n := t.count()
 	b := t.base()
 	lo, hi, isBool := int32(b.lo), int32(b.hi), b.kind == kBool
 	pos, name := c.posStr(dn.Pos), dn.Name
 	if elems == nil {
+		d := int32(defaultValue(b))
 		return func(e *Env) ctl {
 			s := e.frame[e.fp+off : e.fp+off+n]
 			for i := range s {
-				s[i] = 0
+				s[i] = d
 			}
 			return cNext
 		}, nil

@@ -261,6 +261,7 @@ const (
 	OpMul
 	OpDiv
 	OpMod
+	OpPow // a ** b (UPPAAL 5)
 	OpAdd
 	OpSub
 	OpShl
@@ -301,7 +302,7 @@ const (
 
 var opNames = [...]string{
 	OpInvalid: "?", OpNeg: "-", OpPlus: "+", OpNot: "!", OpBitNot: "~", OpInc: "++", OpDec: "--",
-	OpMul: "*", OpDiv: "/", OpMod: "%", OpAdd: "+", OpSub: "-", OpShl: "<<", OpShr: ">>",
+	OpMul: "*", OpDiv: "/", OpMod: "%", OpPow: "**", OpAdd: "+", OpSub: "-", OpShl: "<<", OpShr: ">>",
 	OpBitAnd: "&", OpBitXor: "^", OpBitOr: "|", OpMin: "<?", OpMax: ">?",
 	OpLT: "<", OpLE: "<=", OpGT: ">", OpGE: ">=", OpEQ: "==", OpNE: "!=",
 	OpAnd: "&&", OpOr: "||", OpImply: "imply",

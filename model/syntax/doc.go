@@ -78,6 +78,7 @@
 //
 //	left   () [] .  x++ x--          postfix
 //	right  ! not ++ -- - + ~         prefix
+//	left   **                        power (UPPAAL 5)
 //	left   * / %
 //	left   + -
 //	left   << >>
@@ -105,6 +106,12 @@
 // table leaves open follow libutap and C++: the else branch of `?:` is an
 // assignment expression (`a ? b : c = d` is `a ? b : (c = d)`), and the
 // middle operand is a full expression.
+//
+// The power operator `**` of UPPAAL 5 is not in the documentation's table;
+// libutap declares it `%left T_POWOP` between `%left T_MULT T_DIV T_MOD` and
+// the prefix operators, so it binds tighter than `*` and looser than unary
+// minus, and associates to the left: `-a ** b` is `(-a) ** b`, `a ** b **
+// c` is `(a ** b) ** c` (unlike Python's right-associative `**`).
 //
 // A quantifier may appear wherever an operand may (`a && forall (i : T) b &&
 // c` is `a && forall (i : T) (b && c)`), and its body takes everything to its
@@ -135,9 +142,10 @@
 // # Unsupported UPPAAL features
 //
 // Some constructs are parsed into the tree with a flag or kind set, so that
-// the checker can reject them with a position: `double`, `string`,
-// `scalar[n]`, `meta`, `hybrid clock`, struct types, and any combination of
-// type prefixes (`const chan`). Constructs with no tree representation are
+// the checker can check or reject them with a position: `double`, `string`,
+// `scalar[n]`, `meta` (the checker reads meta integers and booleans as
+// ordinary variables and rejects meta clocks and channels), `hybrid clock`,
+// struct types, and any combination of type prefixes (`const chan`). Constructs with no tree representation are
 // rejected here with a message naming the feature: floating-point and string
 // literals, clock rates (x'), channel priorities (`chan priority`),
 // `priority` declarations, progress measures, Gantt charts, dynamic

@@ -99,7 +99,7 @@ var operators = []struct {
 }{
 	{"-->", tLeadsTo}, // only in query mode, see next
 	{"<<=", tShlAssign}, {">>=", tShrAssign},
-	{"++", tInc}, {"--", tDec}, {"+=", tAddAssign}, {"-=", tSubAssign}, {"*=", tMulAssign},
+	{"++", tInc}, {"--", tDec}, {"+=", tAddAssign}, {"-=", tSubAssign}, {"*=", tMulAssign}, {"**", tPow},
 	{"/=", tDivAssign}, {"%=", tModAssign}, {"&=", tAndAssign}, {"|=", tOrAssign},
 	{"^=", tXorAssign}, {"<<", tShl}, {">>", tShr}, {"<=", tLE}, {">=", tGE}, {"==", tEQ},
 	{"!=", tNE}, {"&&", tAndAnd}, {"||", tOrOr}, {"<?", tMin}, {">?", tMax}, {":=", tColonEq},

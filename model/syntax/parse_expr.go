@@ -22,6 +22,7 @@ const (
 	precShift  // << >>
 	precAdd    // + -
 	precMul    // * / %
+	precPow    // ** (left associative, as in UTAP's grammar)
 	precUnary  // ! not ++ -- - + ~ (prefix), and quantifiers as operands
 	precPostfix
 	precPrimary
@@ -41,6 +42,7 @@ var binaryOps = map[tokKind]struct {
 	tShl: {OpShl, precShift}, tShr: {OpShr, precShift},
 	tPlus: {OpAdd, precAdd}, tMinus: {OpSub, precAdd},
 	tStar: {OpMul, precMul}, tSlash: {OpDiv, precMul}, tPercent: {OpMod, precMul},
+	tPow: {OpPow, precPow},
 }
 
 var assignOps = map[tokKind]Op{
@@ -75,6 +77,8 @@ func binaryPrec(op Op) int {
 		return precAdd
 	case OpMul, OpDiv, OpMod:
 		return precMul
+	case OpPow:
+		return precPow
 	}
 	return precNone
 }

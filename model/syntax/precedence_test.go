@@ -33,6 +33,13 @@ var precedenceTests = []struct{ src, want string }{
 	// prefix binds tighter than * / %
 	{"-a * b", "((-a) * b)"},
 	{"!a * b", "((!a) * b)"},
+	// ** (UPPAAL 5, libutap's %left T_POWOP) between prefix and * / %, left associative
+	{"-a ** b", "((-a) ** b)"},
+	{"a * b ** c", "(a * (b ** c))"},
+	{"a ** b * c", "((a ** b) * c)"},
+	{"a ** b ** c", "((a ** b) ** c)"},
+	{"a ** -b", "(a ** (-b))"},
+	{"a ** b[1]", "(a ** b[1])"},
 	// * / % left associative, above + -
 	{"a / b * c % d", "(((a / b) * c) % d)"},
 	{"a + b * c", "(a + (b * c))"},

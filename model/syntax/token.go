@@ -47,6 +47,7 @@ const (
 	tPlus
 	tMinus
 	tStar
+	tPow // ** (UPPAAL 5)
 	tSlash
 	tPercent
 	tAmp   // &
@@ -120,7 +121,7 @@ var tokText = [numTokKinds]string{
 	tAssign: "=", tColonEq: ":=", tAddAssign: "+=", tSubAssign: "-=", tMulAssign: "*=",
 	tDivAssign: "/=", tModAssign: "%=", tAndAssign: "&=", tOrAssign: "|=", tXorAssign: "^=",
 	tShlAssign: "<<=", tShrAssign: ">>=",
-	tInc: "++", tDec: "--", tPlus: "+", tMinus: "-", tStar: "*", tSlash: "/", tPercent: "%",
+	tInc: "++", tDec: "--", tPlus: "+", tMinus: "-", tStar: "*", tPow: "**", tSlash: "/", tPercent: "%",
 	tAmp: "&", tPipe: "|", tCaret: "^", tShl: "<<", tShr: ">>", tTilde: "~", tBang: "!",
 	tLT: "<", tLE: "<=", tEQ: "==", tNE: "!=", tGE: ">=", tGT: ">", tAndAnd: "&&", tOrOr: "||",
 	tMin: "<?", tMax: ">?", tLeadsTo: "-->",

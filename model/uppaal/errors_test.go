@@ -45,7 +45,7 @@ func loadAll(path string, extraQueries string) error {
 // TestUnsupportedFeaturesGoldenErrors loads one file per feature tcheck
 // does not support (testdata/errors: UPPAAL SMC's branchpoints,
 // probabilities and exponential rates, stopwatches, priorities, hybrid
-// clocks, double, meta, scalar, dynamic templates, LSC, imports,
+// clocks, double, meta clocks, scalar, dynamic templates, LSC, imports,
 // statistical and TIGA queries...) and compares the errors with
 // testdata/errors.golden: each names the feature and its file:line:col.
 // A file that loads would show as "ok" — a silent misreading.

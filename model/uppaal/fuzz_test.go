@@ -47,6 +47,9 @@ func FuzzParseXTA(f *testing.F) {
 	f.Add([]byte("process P() { state a; init a; trans a -> a { }, -> a { }; }\nsystem P;"))
 	f.Add([]byte("const N 2;\nprocess P(const id; int x) { state a {x<=N, x>=0}; init a; }\nP1 = P(1, 2);\nsystem P1;"))
 	f.Add([]byte("\xa9{}system")) // not UTF-8: an error, not a panic in the YAML writer
+	// The syntax of issue 17's later rows: UPPAAL 5's power operator, a
+	// range without 0 and no initialiser, meta variables.
+	f.Add([]byte("const int K = 2 ** 3;\nmeta int tmp;\nmeta bool seen[2];\nint[1,100] n;\nprocess P() { clock x; state a {x <= K}; init a; trans a -> a { guard x >= -2 ** 2; assign n = 3 ** 2 ** 1, x = 0; }; }\nsystem P;"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		m, err := ParseXTA("fuzz.xta", src)
 		if err != nil {

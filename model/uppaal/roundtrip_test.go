@@ -155,3 +155,30 @@ func firstDiff(a, b string) string {
 	}
 	return "(one is a prefix of the other)"
 }
+
+// TestIssue17SyntaxSurvivesConversion proves that the syntax of issue 17
+// that tcheck reads without changing its meaning is written back as it was
+// through YAML, XML and XTA (the verdicts are checked by
+// TestRoundTripKeepsVerdictsAndStateCounts; this checks the text, which the
+// verdicts alone would not catch for meta, whose loss changes nothing
+// tcheck computes but changes the model for UPPAAL).
+func TestIssue17SyntaxSurvivesConversion(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"meta.yaml", "meta int[0, 10] tmp;"},
+		{"meta.yaml", "meta bool seen[2];"},
+		{"power.yaml", "-2 ** 3"},
+		{"power.yaml", "(n - 16) ** 2 ** 3"},
+		{"default-out-of-zero-range.yaml", "int[1,5] m_status;"},
+	} {
+		f := parseYAML(t, "../../queries/testdata/semantics/"+c.file)
+		for _, via := range []struct {
+			name string
+			f    func(*testing.T, *model.File) *model.File
+		}{{"XML", viaXML}, {"XTA", viaXTA}, {"YAML", viaYAML}} {
+			g := viaYAML(t, via.f(t, f))
+			if b := string(FormatYAML(g)); !strings.Contains(b, c.want) {
+				t.Errorf("%s via %s: %q is lost:\n%s", c.file, via.name, c.want, b)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/tcheck/tcheck/model"
@@ -117,6 +118,8 @@ func evalInt(x syntax.Expr, env map[string]int64) (int64, error) {
 			return b2i(b != 0), nil
 		case syntax.OpMul:
 			return a * b, nil
+		case syntax.OpPow:
+			return pow64(a, b, x)
 		case syntax.OpDiv, syntax.OpMod:
 			if b == 0 {
 				return 0, fmt.Errorf("division by zero in %s", syntax.Format(x))
@@ -201,4 +204,20 @@ func (e *ModelExpr) Eval(net *model.Network) (int64, error) {
 		return 0, fmt.Errorf("%s: %v", e.Src, env.Err)
 	}
 	return int64(v), nil
+}
+
+// pow64 is a ** b for b ≥ 0, an error when it does not fit in 64 bits (the
+// model's own arithmetic reports 32-bit overflow when it is compiled).
+func pow64(a, b int64, x syntax.Expr) (int64, error) {
+	if b < 0 {
+		return 0, fmt.Errorf("negative exponent in %s", syntax.Format(x))
+	}
+	if (a > 1 || a < -1) && b >= 64 {
+		return 0, fmt.Errorf("overflow in %s", syntax.Format(x))
+	}
+	r := new(big.Int).Exp(big.NewInt(a), big.NewInt(b), nil)
+	if !r.IsInt64() {
+		return 0, fmt.Errorf("overflow in %s", syntax.Format(x))
+	}
+	return r.Int64(), nil
 }

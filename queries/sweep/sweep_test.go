@@ -145,6 +145,11 @@ func TestFilterSemantics(t *testing.T) {
 		{"z != 0 imply a / z > 0", true, ""},
 		{"a > 5 ? b == 2 : false", true, ""},
 		{"(1 << b) == 4", true, ""},
+		{"b ** b ** 3 == 64", true, ""}, // ** is left associative: (2**2)**3, not 2**8
+		{"-b ** b == 4", true, ""},      // (-2)**2
+		{"a ** 0 == 1 && z ** 0 == 1", true, ""},
+		{"a ** -b > 0", false, "negative exponent"},
+		{"a ** 64 > 0", false, "overflow"},
 		{"a / z", false, "division by zero"},
 		{"c > 1", false, "not a parameter"},
 		{"a = 1", false, "not allowed"},

@@ -57,6 +57,9 @@ func (c *compiler) funcDecl(sc *scope, d *syntax.FuncDecl) error {
 	if err != nil {
 		return err
 	}
+	if res.hasStruct() {
+		return c.errAt(d.Result.Pos, "function %s returns a struct: functions returning structs are not supported (pass a reference parameter T &result instead)", d.Name)
+	}
 	if res.kind != kVoid && !res.isData() {
 		return c.errAt(d.Result.Pos, "function %s must return int, bool or void, not %s", d.Name, res)
 	}
@@ -532,14 +535,15 @@ func (c *compiler) localInit(cx *ctx, f *function, t *typ, off int, dn *syntax.D
 		for _, el := range elems {
 			c.noteEffects(f, el.effects)
 		}
-	} else {
-		if b := t.base(); b.lo > 0 || b.hi < 0 {
-			return nil, c.errAt(dn.Pos, "%s needs an initialiser: the default 0 is outside %s", dn.Name, b)
-		}
+	} else if err := c.zeroFits(dn, t); err != nil {
+		return nil, err
 	}
 	n := t.count()
-	b := t.base()
-	lo, hi, isBool := int32(b.lo), int32(b.hi), b.kind == kBool
+	ls := leaves(t)
+	lo, hi, isBool := make([]int32, n), make([]int32, n), make([]bool, n)
+	for k, l := range ls {
+		lo[k], hi[k], isBool[k] = int32(l.lo), int32(l.hi), l.kind == kBool
+	}
 	pos, name := c.posStr(dn.Pos), dn.Name
 	if elems == nil {
 		return func(e *Env) ctl {
@@ -558,11 +562,11 @@ func (c *compiler) localInit(cx *ctx, f *function, t *typ, off int, dn *syntax.D
 		base := e.fp + off
 		for i, f := range fns {
 			v := f(e)
-			if isBool && v != 0 {
+			if isBool[i] && v != 0 {
 				v = 1
 			}
-			if v < lo || v > hi {
-				e.fail(pos, "initial value %d of %s out of range [%d,%d]", v, name, lo, hi)
+			if v < lo[i] || v > hi[i] {
+				e.fail(pos, "initial value %d of %s out of range [%d,%d]", v, name+slotPath(t, i), lo[i], hi[i])
 				return cRet
 			}
 			e.frame[base+i] = v
@@ -574,11 +578,44 @@ func (c *compiler) localInit(cx *ctx, f *function, t *typ, off int, dn *syntax.D
 // flatInit checks an initialiser against type t and returns its scalar
 // elements in row-major order.
 func (c *compiler) flatInit(cx *ctx, t *typ, init syntax.Expr, name string) ([]*cexpr, error) {
-	if t.kind == kArray {
-		l, ok := init.(*syntax.InitList)
-		if !ok {
-			return nil, c.errAt(init.Position(), "array %s needs an initialiser list {...}", name)
+	if _, ok := init.(*syntax.InitList); !ok && t.isAggregate() {
+		// a whole struct or array of an equivalent type
+		e, err := c.expr(cx, init)
+		if err != nil {
+			return nil, err
 		}
+		src := aggregateRef(e)
+		if src == nil {
+			if t.kind == kArray {
+				return nil, c.errAt(init.Position(), "array %s needs an initialiser list {...}", name)
+			}
+			return nil, c.errAt(init.Position(), "struct %s needs an initialiser list {...} with one element per field, or a struct of its type", name)
+		}
+		if !equivalent(t, src.t) {
+			return nil, c.errAt(init.Position(), "the initialiser %s of %s has type %s, not %s", src.name, name, src.t.withConst(false), t.withConst(false))
+		}
+		if src.effects {
+			return nil, c.errAt(init.Position(), "the initialiser of %s has side effects", name)
+		}
+		return c.slotExprs(src, init.Position()), nil
+	}
+	if t.kind == kStruct {
+		l := init.(*syntax.InitList)
+		if len(l.Elems) != len(t.fields) {
+			return nil, c.errAt(l.Pos, "initialiser of %s has %d elements, want %d (one per field of %s)", name, len(l.Elems), len(t.fields), t.withConst(false))
+		}
+		var out []*cexpr
+		for i, el := range l.Elems {
+			sub, err := c.flatInit(cx, t.fields[i].t, el, name+"."+t.fields[i].name)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sub...)
+		}
+		return out, nil
+	}
+	if t.kind == kArray {
+		l := init.(*syntax.InitList)
 		if len(l.Elems) != t.size {
 			return nil, c.errAt(l.Pos, "initialiser of %s has %d elements, want %d", name, len(l.Elems), t.size)
 		}
@@ -593,7 +630,7 @@ func (c *compiler) flatInit(cx *ctx, t *typ, init syntax.Expr, name string) ([]*
 		return out, nil
 	}
 	if l, ok := init.(*syntax.InitList); ok {
-		return nil, c.errAt(l.Pos, "%s is not an array: initialiser list not allowed", name)
+		return nil, c.errAt(l.Pos, "%s is not an array or a struct: initialiser list not allowed", name)
 	}
 	v, err := c.data(cx, init)
 	if err != nil {
@@ -675,7 +712,7 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 			if r.readonly && !p.t.constant {
 				return nil, c.errAt(ax.Position(), "constant %s passed to the non-const reference parameter %s of %s", r.name, p.name, f.name)
 			}
-			if !sameShape(r.t, p.t) {
+			if !sameShape(r.t, p.t) || p.t.hasStruct() && !equivalent(r.t, p.t) {
 				return nil, c.errAt(ax.Position(), "argument %d of %s has type %s, parameter %s has type %s", i+1, f.name, r.t, p.name, p.t)
 			}
 			if !r.global && !sameType(r.t, p.t) {
@@ -686,6 +723,23 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 			}
 			addr := c.baseAddr(r)
 			args = append(args, func(e *Env, base int) { e.frame[base+off] = addr(e) })
+			continue
+		}
+		if p.t.hasStruct() {
+			// a struct (or an array of structs) is copied into the frame,
+			// each value checked against its field's range
+			e, err := c.expr(cx, ax)
+			if err != nil {
+				return nil, err
+			}
+			r := aggregateRef(e)
+			if r == nil || !equivalent(r.t, p.t) {
+				return nil, c.errAt(ax.Position(), "argument %d of %s has type %s, parameter %s has type %s", i+1, f.name, e.t.withConst(false), p.name, p.t)
+			}
+			effects = effects || r.effects
+			dst := &ref{t: p.t, space: rsData, name: p.name}
+			cp := c.copier(dst, r, ax.Position())
+			args = append(args, func(e *Env, base int) { cp(e, frameAddr(base+off)) })
 			continue
 		}
 		if p.t.kind == kArray {

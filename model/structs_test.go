@@ -14,6 +14,7 @@ const structModel = `declarations: |
   T s = { 1, true, {0, 1} };
   T t;
   const T k = { 5, false, {3, 2} };
+  const T ks[2] = { {6, true, {1, 3}}, {8, false, {2, 0}} };
   T arr[3] = { {1, false, {0, 0}}, {2, true, {1, 1}}, {3, false, {2, 2}} };
   U u = { { 7, true, {1, 2} }, 4 };
   struct { int x; int y; } p;
@@ -66,6 +67,7 @@ func TestEvalStructs(t *testing.T) {
 		{"same(s, s)", 1}, {"same(s, k)", 0}, {"s == s", 1}, {"s != s", 0}, {"s == k", 0}, {"k == k", 1},
 		{"arr[0] == arr[1]", 0}, {"arr[0] != arr[1]", 1}, {"u.inner == u.inner", 1}, {"t == arr[0]", 0},
 		{"s.c == arr[1].c", 0}, {"arr[1].c == arr[1].c", 1},
+		{"ks[i - 1].a", 8}, {"ks[i - 2].c[i - 1]", 3}, {"sumc(ks[i - 2])", 4}, {"ks[i - 1] == ks[1]", 1}, {"ks[0] == k", 0},
 		{"Q.mine.a", 2}, {"Q.mine.c[0] + Q.ku.inner.c[1]", 4}, {"Q.cfg.a", 5}, {"Q.out.a", 0},
 	}
 	for _, c := range cases {

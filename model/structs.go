@@ -102,7 +102,7 @@ func (c *compiler) assignAggregate(cx *ctx, x *syntax.AssignExpr, r *ref) (*cexp
 	}
 	src := aggregateRef(rhs)
 	if src == nil {
-		return nil, c.errAt(x.RHS.Position(), "assignment to %s %s of %s, which is not a %s of its type %s", what, r.name, exprString(x.RHS), what, r.t.withConst(false))
+		return nil, c.errAt(x.RHS.Position(), "assignment to %s %s of %s, which is not %s of its type %s", what, r.name, exprString(x.RHS), kindDesc(r.t), r.t.withConst(false))
 	}
 	if !equivalent(r.t, src.t) {
 		return nil, c.errAt(x.Pos, "assignment of %s (%s) to %s (%s): the types differ", src.name, src.t.withConst(false), r.name, r.t.withConst(false))

@@ -135,9 +135,10 @@
 // # Unsupported UPPAAL features
 //
 // Some constructs are parsed into the tree with a flag or kind set, so that
-// the checker can reject them with a position: `double`, `string`,
-// `scalar[n]`, `meta`, `hybrid clock`, struct types, and any combination of
-// type prefixes (`const chan`). Constructs with no tree representation are
+// the checker can reject them with a position: `double`, `string`, `meta`,
+// `hybrid clock`, clocks inside structs, and any combination of type
+// prefixes (`const chan`). (Scalar sets and structs are parsed the same way
+// and supported by the checker.) Constructs with no tree representation are
 // rejected here with a message naming the feature: floating-point and string
 // literals, clock rates (x'), channel priorities (`chan priority`),
 // `priority` declarations, progress measures, Gantt charts, dynamic

@@ -697,12 +697,27 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 	}
 	type argw func(e *Env, base int)
 	var args []argw
+	extra := 0 // slots after the callee's frame for const reference arguments
 	effects := f.effects
 	for i, p := range f.params {
 		ax := x.Args[i]
 		off := p.off
 		if p.ref {
 			r, err := c.refExpr(cx, ax)
+			if p.t.constant && (err != nil || r.space == rsConst) {
+				// A const reference takes any value of its type, as in
+				// UTAP: a constant or an expression is copied into slots
+				// reserved after the callee's frame, which the parameter
+				// then refers to.
+				a, err := c.constRefArg(cx, f, i, ax, extra)
+				if err != nil {
+					return nil, err
+				}
+				effects = effects || a.effects
+				extra += p.t.count()
+				args = append(args, a.write)
+				continue
+			}
 			if err != nil {
 				return nil, c.errAt(ax.Position(), "argument %d of %s must be a variable (reference parameter %s)", i+1, f.name, p.name)
 			}
@@ -796,7 +811,7 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 			e.frame[base+off] = a
 		})
 	}
-	size := f.frameSize
+	size := f.frameSize + extra
 	hasResult := f.res.kind != kVoid
 	pos, fname := c.posStr(x.Pos), f.name
 	out := &cexpr{t: f.res, pos: x.Pos, effects: effects, lo: math.MinInt32, hi: math.MaxInt32}
@@ -836,6 +851,61 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 		return e.ret
 	}
 	return out, nil
+}
+
+// constArg is a compiled argument for a const reference parameter that
+// is not a variable: write stores its value(s) at the reserved slots and
+// binds the parameter to them.
+type constArg struct {
+	write   func(e *Env, base int)
+	effects bool
+}
+
+// constRefArg compiles argument i (ax) of a call of f whose parameter is a
+// const reference and whose argument is a constant or an expression: its
+// value goes to the slots at f.frameSize+at of the callee's frame.
+func (c *compiler) constRefArg(cx *ctx, f *function, i int, ax syntax.Expr, at int) (*constArg, error) {
+	p := f.params[i]
+	off, slot := p.off, f.frameSize+at
+	e, err := c.expr(cx, ax)
+	if err != nil {
+		return nil, err
+	}
+	if p.t.isAggregate() {
+		src := aggregateRef(e)
+		if src == nil || !sameShape(src.t, p.t) || p.t.hasStruct() && !equivalent(src.t, p.t) {
+			return nil, c.errAt(ax.Position(), "argument %d of %s has type %s, parameter %s has type %s", i+1, f.name, e.t.withConst(false), p.name, p.t)
+		}
+		cp := c.copier(&ref{t: p.t, space: rsData, name: p.name}, src, ax.Position())
+		return &constArg{effects: src.effects, write: func(e *Env, base int) {
+			a := frameAddr(base + slot)
+			cp(e, a)
+			e.frame[base+off] = a
+		}}, nil
+	}
+	v, err := c.asData(e, ax)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkScalarAssign(p.t, v, fmt.Sprintf("argument %d of %s", i+1, f.name), ax.Position()); err != nil {
+		return nil, err
+	}
+	if v.isConst && p.t.kind != kBool && (v.val < p.t.lo || v.val > p.t.hi) {
+		return nil, c.errAt(ax.Position(), "argument %d out of range [%d,%d] of parameter %s of %s", v.val, p.t.lo, p.t.hi, p.name, f.name)
+	}
+	vf, lo, hi, isBool := v.fn, int32(p.t.lo), int32(p.t.hi), p.t.kind == kBool
+	pos, pname, fname := c.posStr(ax.Position()), p.name, f.name
+	return &constArg{effects: v.effects, write: func(e *Env, base int) {
+		a := vf(e)
+		if isBool {
+			a = b2i(a != 0)
+		} else if a < lo || a > hi {
+			e.fail(pos, "argument %d out of range [%d,%d] of parameter %s of %s", a, lo, hi, pname, fname)
+			a = lo
+		}
+		e.frame[base+slot] = a
+		e.frame[base+off] = frameAddr(base + slot)
+	}}, nil
 }
 
 func (c *compiler) builtin(cx *ctx, x *syntax.CallExpr, name string, n int) (*cexpr, error) {

@@ -31,6 +31,9 @@ const structModel = `declarations: |
   int byValueMutates(T v) { v.a = 50; return v.a; }
   int callerUnchanged() { return byValueMutates(s) + s.a; }
   int secondC(T v[2]) { return v[1].c[0]; }
+  int viaConstRef(const T &v) { return v.a + v.c[1]; }
+  int scalarConstRef(const int[0,20] &n) { return n * 2; }
+  int constRefs(const T &v, const int[0,20] &n, const T &w) { return v.a * 100 + n * 10 + w.a; }
   void setC(T &v[2]) { v[1].c[0] = 2; }
   int refArrayOfStructs() { T l[2] = { {1, true, {0, 0}}, {2, false, {1, 1}} }; setC(l); return l[1].c[0] * 10 + l[0].c[0]; }
   int nestedCopy() { U w; w.inner = k; U w2 = w; w.n = 1; return w2.inner.a * 10 + (w2 == w) + (w2.inner == w.inner); }
@@ -71,6 +74,9 @@ func TestEvalStructs(t *testing.T) {
 		{"same(s, s)", 1}, {"same(s, k)", 0}, {"s == s", 1}, {"s != s", 0}, {"s == k", 0}, {"k == k", 1},
 		{"arr[0] == arr[1]", 0}, {"arr[0] != arr[1]", 1}, {"u.inner == u.inner", 1}, {"t == arr[0]", 0},
 		{"s.c == arr[1].c", 0}, {"arr[1].c == arr[1].c", 1},
+		{"viaConstRef(k)", 7}, {"viaConstRef(ks[i - 1])", 8}, {"viaConstRef(s)", 2}, {"scalarConstRef(3 + 1)", 8},
+		{"scalarConstRef(s.a)", 2}, {"viaConstRef(k) + scalarConstRef(viaConstRef(k))", 21},
+		{"constRefs(k, scalarConstRef(viaConstRef(ks[0])) - 15, ks[1])", 538},
 		{"secondC(ks)", 2}, {"refArrayOfStructs()", 20}, {"nestedCopy()", 51},
 		{"ks[i - 1].a", 8}, {"ks[i - 2].c[i - 1]", 3}, {"sumc(ks[i - 2])", 4}, {"ks[i - 1] == ks[1]", 1}, {"ks[0] == k", 0},
 		{"Q.mine.a", 2}, {"Q.mine.c[0] + Q.ku.inner.c[1]", 4}, {"Q.cfg.a", 5}, {"Q.out.a", 0},

@@ -812,6 +812,9 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 		})
 	}
 	size := f.frameSize + extra
+	if extra > 0 && c.st != nil {
+		c.st.frameTotal += extra // NewEnv's stack holds these slots too
+	}
 	hasResult := f.res.kind != kVoid
 	pos, fname := c.posStr(x.Pos), f.name
 	out := &cexpr{t: f.res, pos: x.Pos, effects: effects, lo: math.MinInt32, hi: math.MaxInt32}

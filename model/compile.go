@@ -290,6 +290,12 @@ func (c *compiler) typedef(sc *scope, d *syntax.TypedefDecl) error {
 		if err := c.declare(sc, dn.Name, dn.Pos); err != nil {
 			return err
 		}
+		if t.kind == kStruct && t.name == "" {
+			// messages name the struct by its typedef
+			u := *t
+			u.name = dn.Name
+			t = &u
+		}
 		sc.syms[dn.Name] = &symbol{name: dn.Name, kind: symType, t: t, pos: c.text.At(dn.Pos), empty: empty}
 	}
 	return nil
@@ -348,7 +354,10 @@ func (c *compiler) typeOf(sc *scope, te *syntax.TypeExpr) (*typ, error) {
 		}
 		t = sym.t
 	case syntax.TStruct:
-		return nil, c.errAt(te.Pos, "struct types are not supported")
+		var err error
+		if t, err = c.structType(sc, te); err != nil {
+			return nil, err
+		}
 	case syntax.TScalar:
 		if te.Range == nil || te.Range.Hi == nil {
 			return nil, c.errAt(te.Pos, "a scalar set needs a size: scalar[n]")
@@ -390,6 +399,52 @@ func (c *compiler) typeOf(sc *scope, te *syntax.TypeExpr) (*typ, error) {
 			return nil, c.errAt(te.Pos, "a %s cannot be const", t.base())
 		}
 		t = t.withConst(true)
+	}
+	return t, nil
+}
+
+// structType checks a struct type `struct { T a; U b[2]; }`: its fields
+// are laid out one after the other, each flattened into its slots. Fields
+// hold data (int, bool, scalar sets, arrays and structs of these): UPPAAL
+// rejects channels in structs, and tcheck does not support clocks there
+// (UPPAAL does): a clock is not a slot of the variable vector.
+func (c *compiler) structType(sc *scope, te *syntax.TypeExpr) (*typ, error) {
+	t := &typ{kind: kStruct}
+	seen := map[string]bool{}
+	for _, fd := range te.Fields {
+		base, err := c.typeOf(sc, fd.Type)
+		if err != nil {
+			return nil, err
+		}
+		if base.constant {
+			return nil, c.errAt(fd.Type.Pos, "struct fields cannot be const (declare the whole struct const)")
+		}
+		switch k := base.base().kind; k {
+		case kClock:
+			return nil, c.errAt(fd.Type.Pos, "clocks inside structs are not supported (declare the clock outside the struct)")
+		case kChan:
+			return nil, c.errAt(fd.Type.Pos, "a struct cannot contain channels")
+		case kVoid:
+			return nil, c.errAt(fd.Type.Pos, "a struct field cannot be void")
+		}
+		for _, dn := range fd.Names {
+			if seen[dn.Name] {
+				return nil, c.errAt(dn.Pos, "field %s is declared twice in the struct", dn.Name)
+			}
+			seen[dn.Name] = true
+			ft, err := c.arrayOf(sc, base, dn.Dims)
+			if err != nil {
+				return nil, err
+			}
+			t.fields = append(t.fields, field{name: dn.Name, t: ft, off: t.slots})
+			t.slots += ft.count()
+			if t.slots > maxSlots {
+				return nil, c.errAt(dn.Pos, "struct too large (more than %d slots)", maxSlots)
+			}
+		}
+	}
+	if len(t.fields) == 0 {
+		return nil, c.errAt(te.Pos, "a struct needs at least one field")
 	}
 	return t, nil
 }
@@ -527,10 +582,8 @@ func (c *compiler) varDecl(sc *scope, d *syntax.VarDecl, own *owner) error {
 				return c.errAt(dn.Pos, "constant %s needs an initialiser", dn.Name)
 			} else {
 				vals = make([]int64, t.count())
-				if d := defaultValue(b); d != 0 {
-					for i := range vals {
-						vals[i] = d
-					}
+				for i, l := range leaves(t) {
+					vals[i] = defaultValue(l)
 				}
 			}
 			if base.constant {
@@ -539,8 +592,10 @@ func (c *compiler) varDecl(sc *scope, d *syntax.VarDecl, own *owner) error {
 			}
 			sym.kind, sym.where, sym.off = symVar, stGlobal, len(c.net.Vars)
 			sym.vname = prefix + dn.Name
-			for i, nm := range elemNames(prefix+dn.Name, t) {
-				c.net.Vars = append(c.net.Vars, Var{Name: nm, Min: int32(b.lo), Max: int32(b.hi), Init: int32(vals[i]), Bool: b.kind == kBool})
+			ls := leaves(t)
+			for i, nm := range slotNames(prefix+dn.Name, t) {
+				l := ls[i]
+				c.net.Vars = append(c.net.Vars, Var{Name: nm, Min: int32(l.lo), Max: int32(l.hi), Init: int32(vals[i]), Bool: l.kind == kBool})
 			}
 			if len(c.net.Vars) > maxSlots {
 				return c.errAt(dn.Pos, "too many variables")
@@ -836,7 +891,7 @@ func (c *compiler) instArgs(cx *ctx, d *syntax.InstanceDecl, tmpl *tmplInfo) ([]
 		if err != nil {
 			return nil, err
 		}
-		if e.ref != nil && e.ref.space == rsConst && e.t.kind == kArray {
+		if e.ref != nil && e.ref.space == rsConst && e.t.isAggregate() {
 			r := e.ref
 			vals := make([]int64, r.t.count())
 			for k := range vals {
@@ -934,7 +989,7 @@ func (c *compiler) bindParam(prm *syntax.Param, t *typ, a argVal, procName strin
 		if r == nil {
 			return nil, argErr("the argument for reference parameter %s must be a variable", prm.Name)
 		}
-		if !sameShape(r.t, t) {
+		if !sameShape(r.t, t) || t.hasStruct() && !equivalent(r.t, t) {
 			return nil, argErr("the argument %s of type %s does not match parameter %s of type %s", r.name, r.t, prm.Name, t)
 		}
 		switch r.space {
@@ -974,13 +1029,13 @@ func (c *compiler) bindParam(prm *syntax.Param, t *typ, a argVal, procName strin
 	if k := t.base().kind; k == kClock || k == kChan {
 		return nil, c.errAt(prm.Pos, "%s parameter %s must be a reference (%s &%s)", t.base(), prm.Name, t.base(), prm.Name)
 	}
-	if a.val == nil || len(a.val) != t.count() {
+	if a.val == nil || len(a.val) != t.count() || (t.hasStruct() || a.ref != nil && a.ref.t.hasStruct()) && (a.ref == nil || !equivalent(t, a.ref.t)) {
 		return nil, argErr("the argument for parameter %s must have type %s", prm.Name, t)
 	}
-	b := t.base()
+	ls := leaves(t)
 	vals := append([]int64(nil), a.val...)
 	for k, v := range vals {
-		if b.kind == kBool {
+		if b := ls[k]; b.kind == kBool {
 			vals[k] = b64(v != 0)
 		} else if v < b.lo || v > b.hi {
 			return nil, argErr("argument %d out of range [%d,%d] of parameter %s of %s", v, b.lo, b.hi, prm.Name, procName)
@@ -994,7 +1049,8 @@ func (c *compiler) bindParam(prm *syntax.Param, t *typ, a argVal, procName strin
 	// with the argument.
 	sym.kind, sym.where, sym.off = symVar, stGlobal, len(c.net.Vars)
 	sym.vname = own.prefix + prm.Name
-	for k, nm := range elemNames(own.prefix+prm.Name, t) {
+	for k, nm := range slotNames(own.prefix+prm.Name, t) {
+		b := ls[k]
 		c.net.Vars = append(c.net.Vars, Var{Name: nm, Min: int32(b.lo), Max: int32(b.hi), Init: int32(vals[k]), Bool: b.kind == kBool})
 	}
 	return sym, nil

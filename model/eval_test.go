@@ -140,7 +140,8 @@ func TestPowerOperator(t *testing.T) {
 // without an initialiser starts at 0 when its range holds 0, and otherwise
 // at the bound nearest 0 (the lower bound of int[1,5], as UPPAAL models such
 // as `int[1,5] m_status;` need; issue 17): global, template-local and
-// function-local variables, and each element of an array.
+// function-local variables, each element of an array and each field of a
+// struct by its own range.
 func TestDefaultValueIsZeroClampedIntoRange(t *testing.T) {
 	n := mustCompile(t, `declarations: |
   int[1,5] m_status;
@@ -151,6 +152,9 @@ func TestDefaultValueIsZeroClampedIntoRange(t *testing.T) {
   seven_t named;
   int[10,20] fromFunction() { int[10,20] local; return local; }
   int[-9,-4] fromFunctionNeg() { int[-9,-4] local[2]; return local[1]; }
+  typedef struct { int a; int[1,3] b; int[-4,-2] c[2]; } T;
+  T s;
+  int[1,3] fromStruct() { T local; return local.b; }
 templates:
   - name: P
     declarations: int[3,8] own;
@@ -164,6 +168,7 @@ templates:
 	}{
 		{"m_status", 1}, {"below", -2}, {"around", 0},
 		{"arr[0][0]", 2}, {"arr[1][1]", 2}, {"named", 7}, {"P.own", 3},
+		{"s.a", 0}, {"s.b", 1}, {"s.c[0]", -2}, {"s.c[1]", -2},
 	} {
 		i := n.VarIndex(c.name)
 		if i < 0 {
@@ -177,7 +182,7 @@ templates:
 	for _, c := range []struct {
 		expr string
 		want int32
-	}{{"fromFunction()", 10}, {"fromFunctionNeg()", -4}} {
+	}{{"fromFunction()", 10}, {"fromFunctionNeg()", -4}, {"fromStruct()", 1}} {
 		if got, rerr := eval(t, n, env, c.expr); rerr != nil || got != c.want {
 			t.Errorf("%s = %d, %v; want %d", c.expr, got, rerr, c.want)
 		}

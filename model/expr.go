@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/tcheck/tcheck/model/syntax"
 )
@@ -104,6 +105,8 @@ func kindDesc(t *typ) string {
 		return "void"
 	case kArray:
 		return "an array"
+	case kStruct:
+		return "a struct"
 	case kBool:
 		return "a bool"
 	}
@@ -116,6 +119,12 @@ func (c *compiler) data(cx *ctx, x syntax.Expr) (*cexpr, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.asData(e, x)
+}
+
+// asData requires the compiled expression e (of x) to be an int or bool
+// value.
+func (c *compiler) asData(e *cexpr, x syntax.Expr) (*cexpr, error) {
 	if e.fn == nil || !e.t.isData() {
 		switch e.t.kind {
 		case kClock:
@@ -124,6 +133,8 @@ func (c *compiler) data(cx *ctx, x syntax.Expr) (*cexpr, error) {
 			return nil, c.errAt(x.Position(), "channel %s used as a value", exprString(x))
 		case kArray:
 			return nil, c.errAt(x.Position(), "array %s used as a value (index it)", exprString(x))
+		case kStruct:
+			return nil, c.errAt(x.Position(), "struct %s used as a value (select a field with '.')", exprString(x))
 		case kVoid:
 			return nil, c.errAt(x.Position(), "%s has no value (void)", exprString(x))
 		}
@@ -164,10 +175,14 @@ func (c *compiler) expr(cx *ctx, x syntax.Expr) (*cexpr, error) {
 		}
 		return c.refValue(r, x.Pos), nil
 	case *syntax.MemberExpr:
-		if cx.query != nil {
+		if cx.query != nil && cx.query.isProcess(cx, x.X) {
 			return cx.query.member(cx, x)
 		}
-		return nil, c.errAt(x.Pos, "'.' is only allowed in queries (struct types are not supported)")
+		r, err := c.refExpr(cx, x)
+		if err != nil {
+			return nil, err
+		}
+		return c.refValue(r, x.Pos), nil
 	case *syntax.CallExpr:
 		return c.call(cx, x)
 	case *syntax.UnaryExpr:
@@ -275,10 +290,14 @@ func (c *compiler) refExpr(cx *ctx, x syntax.Expr) (*ref, error) {
 		}
 		return c.symRef(cx, sym, x.Pos)
 	case *syntax.MemberExpr:
-		if cx.query != nil {
+		if cx.query != nil && cx.query.isProcess(cx, x.X) {
 			return cx.query.memberRef(cx, x)
 		}
-		return nil, c.errAt(x.Pos, "'.' is only allowed in queries (struct types are not supported)")
+		r, err := c.refExpr(cx, x.X)
+		if err != nil {
+			return nil, err
+		}
+		return c.field(r, x)
 	case *syntax.IndexExpr:
 		r, err := c.refExpr(cx, x.X)
 		if err != nil {
@@ -294,6 +313,40 @@ func (c *compiler) refExpr(cx *ctx, x syntax.Expr) (*ref, error) {
 		return c.index(r, ix, x.Pos)
 	}
 	return nil, c.errAt(x.Position(), "%s is not a variable", exprString(x))
+}
+
+// field selects the field x.Name of the struct r.
+func (c *compiler) field(r *ref, x *syntax.MemberExpr) (*ref, error) {
+	switch r.t.kind {
+	case kStruct:
+	case kArray:
+		return nil, c.errAt(x.Pos, "%s is an array: index it before selecting field %s", r.name, x.Name)
+	default:
+		return nil, c.errAt(x.Pos, "%s is not a struct (it is %s): it has no field %s", r.name, kindDesc(r.t), x.Name)
+	}
+	f := r.t.fieldOf(x.Name)
+	if f == nil {
+		var names []string
+		for _, f := range r.t.fields {
+			names = append(names, f.name)
+		}
+		return nil, c.errAt(x.NamePos, "%s (%s) has no field %s (its fields: %s)", r.name, r.t.withConst(false), x.Name, strings.Join(names, ", "))
+	}
+	n := *r
+	n.t = f.t
+	n.name = r.name + "." + f.name
+	k := int32(f.off)
+	switch {
+	case r.static:
+		n.off = r.off + f.off
+	case r.space == rsData:
+		base := r.addr
+		n.addr = func(e *Env) int32 { return addrAdd(base(e), k) }
+	default:
+		base := r.addr
+		n.addr = func(e *Env) int32 { return base(e) + k }
+	}
+	return &n, nil
 }
 
 // index selects element ix of the array r (indexed from r.t.first).
@@ -470,8 +523,17 @@ func (c *compiler) folded(t *typ, v int64, p syntax.Pos) (*cexpr, error) {
 }
 
 func (c *compiler) binary(cx *ctx, x *syntax.BinaryExpr) (*cexpr, error) {
-	a, err := c.data(cx, x.X)
+	a, err := c.expr(cx, x.X)
 	if err != nil {
+		return nil, err
+	}
+	if (x.Op == syntax.OpEQ || x.Op == syntax.OpNE) && a.t.isAggregate() {
+		return c.compareAggregate(cx, x, a)
+	}
+	if a.t.kind == kStruct {
+		return nil, c.errAt(x.Pos, "%s on struct %s: a whole struct allows only =, == and !=", x.Op, exprString(x.X))
+	}
+	if a, err = c.asData(a, x.X); err != nil {
 		return nil, err
 	}
 	b, err := c.data(cx, x.Y)
@@ -747,6 +809,11 @@ func (c *compiler) cond(cx *ctx, x *syntax.CondExpr) (*cexpr, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, y := range []syntax.Expr{x.Then, x.Else} {
+		if r, err := c.refExpr(cx, y); err == nil && r.t.kind == kStruct {
+			return nil, c.errAt(x.Pos, "a conditional expression choosing between structs is not supported (assign in an if statement instead)")
+		}
+	}
 	a, err := c.data(cx, x.Then)
 	if err != nil {
 		return nil, err
@@ -849,6 +916,8 @@ func slotName(n *Network, a int32, local string) string {
 func (c *compiler) assign(cx *ctx, x *syntax.AssignExpr) (*cexpr, error) {
 	if r, err := c.refExpr(cx, x.LHS); err == nil && r.space == rsClock {
 		return nil, c.errAt(x.Pos, "clock reset %s must be a top-level update or a statement of its own", exprString(x))
+	} else if err == nil && r.t.isAggregate() && (r.space == rsData || r.space == rsConst) {
+		return c.assignAggregate(cx, x, r)
 	}
 	r, err := c.lvalue(cx, x.LHS)
 	if err != nil {

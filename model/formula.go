@@ -349,6 +349,26 @@ func (fc *formulaCompiler) process(cx *ctx, x syntax.Expr) (*procInfo, error) {
 	return nil, c.errAt(x.Position(), "%s is not a process", exprString(x))
 }
 
+// isProcess reports whether x, the X of `X.name`, names a process (a
+// location test or a process member) rather than a struct: a call
+// `P(args)`, or a name of a process (without free parameters, or of a set
+// of processes) or of nothing declared (an unknown process, for the
+// message). Any other X is a struct value (`s.a`, `P.s.a`, `m[i].c`).
+func (fc *formulaCompiler) isProcess(cx *ctx, x syntax.Expr) bool {
+	switch y := unparen(x).(type) {
+	case *syntax.CallExpr:
+		return true
+	case *syntax.Ident:
+		for _, pi := range fc.c.st.procs {
+			if pi.inst == y.Name {
+				return true
+			}
+		}
+		return cx.sc.lookup(y.Name) == nil
+	}
+	return false
+}
+
 // member compiles `P.name`: a location test or the value of a process
 // variable (or parameter).
 func (fc *formulaCompiler) member(cx *ctx, x *syntax.MemberExpr) (*cexpr, error) {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -9,14 +10,19 @@ import (
 // parsing, checking, compilation and the compilation of the queries, then
 // checks that printing a parsed file gives a file that parses to the same
 // content. Nothing may panic or hang; errors are fine. The seed corpus is
-// every example model and every error case.
+// every example model, every semantics model of package queries (structs,
+// scalar sets, ...) and every error case.
 //
 //	go test -run XXX -fuzz FuzzLoadYAML -fuzztime 1m -fuzzminimizetime 2s ./model/
 //
 // (Minimizing a large interesting input otherwise takes minutes and looks
 // like a stall.)
 func FuzzLoadYAML(f *testing.F) {
-	for _, name := range modelFiles(f) {
+	semantics, err := filepath.Glob("../queries/testdata/semantics/*.yaml")
+	if err != nil || len(semantics) == 0 {
+		f.Fatalf("no semantics models: %v", err)
+	}
+	for _, name := range append(modelFiles(f), semantics...) {
 		f.Add(readFile(f, name))
 	}
 	for _, c := range readCasesFile(f, "testdata/errors.txt") {

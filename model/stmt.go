@@ -57,6 +57,9 @@ func (c *compiler) funcDecl(sc *scope, d *syntax.FuncDecl) error {
 	if err != nil {
 		return err
 	}
+	if res.hasStruct() {
+		return c.errAt(d.Result.Pos, "function %s returns a struct: functions returning structs are not supported (pass a reference parameter T &result instead)", d.Name)
+	}
 	if res.kind != kVoid && !res.isData() {
 		return c.errAt(d.Result.Pos, "function %s must return int, bool or void, not %s", d.Name, res)
 	}
@@ -542,16 +545,19 @@ func (c *compiler) localInit(cx *ctx, f *function, t *typ, off int, dn *syntax.D
 		}
 	}
 	n := t.count()
-	b := t.base()
-	lo, hi, isBool := int32(b.lo), int32(b.hi), b.kind == kBool
+	ls := leaves(t)
+	lo, hi, isBool := make([]int32, n), make([]int32, n), make([]bool, n)
+	for k, l := range ls {
+		lo[k], hi[k], isBool[k] = int32(l.lo), int32(l.hi), l.kind == kBool
+	}
 	pos, name := c.posStr(dn.Pos), dn.Name
 	if elems == nil {
-		d := int32(defaultValue(b))
+		defaults := make([]int32, n)
+		for k, l := range ls {
+			defaults[k] = int32(defaultValue(l))
+		}
 		return func(e *Env) ctl {
-			s := e.frame[e.fp+off : e.fp+off+n]
-			for i := range s {
-				s[i] = d
-			}
+			copy(e.frame[e.fp+off:e.fp+off+n], defaults)
 			return cNext
 		}, nil
 	}
@@ -563,11 +569,11 @@ func (c *compiler) localInit(cx *ctx, f *function, t *typ, off int, dn *syntax.D
 		base := e.fp + off
 		for i, f := range fns {
 			v := f(e)
-			if isBool && v != 0 {
+			if isBool[i] && v != 0 {
 				v = 1
 			}
-			if v < lo || v > hi {
-				e.fail(pos, "initial value %d of %s out of range [%d,%d]", v, name, lo, hi)
+			if v < lo[i] || v > hi[i] {
+				e.fail(pos, "initial value %d of %s out of range [%d,%d]", v, name+slotPath(t, i), lo[i], hi[i])
 				return cRet
 			}
 			e.frame[base+i] = v
@@ -579,11 +585,44 @@ func (c *compiler) localInit(cx *ctx, f *function, t *typ, off int, dn *syntax.D
 // flatInit checks an initialiser against type t and returns its scalar
 // elements in row-major order.
 func (c *compiler) flatInit(cx *ctx, t *typ, init syntax.Expr, name string) ([]*cexpr, error) {
-	if t.kind == kArray {
-		l, ok := init.(*syntax.InitList)
-		if !ok {
-			return nil, c.errAt(init.Position(), "array %s needs an initialiser list {...}", name)
+	if _, ok := init.(*syntax.InitList); !ok && t.isAggregate() {
+		// a whole struct or array of an equivalent type
+		e, err := c.expr(cx, init)
+		if err != nil {
+			return nil, err
 		}
+		src := aggregateRef(e)
+		if src == nil {
+			if t.kind == kArray {
+				return nil, c.errAt(init.Position(), "array %s needs an initialiser list {...}", name)
+			}
+			return nil, c.errAt(init.Position(), "struct %s needs an initialiser list {...} with one element per field, or a struct of its type", name)
+		}
+		if !equivalent(t, src.t) {
+			return nil, c.errAt(init.Position(), "the initialiser %s of %s has type %s, not %s", src.name, name, src.t.withConst(false), t.withConst(false))
+		}
+		if src.effects {
+			return nil, c.errAt(init.Position(), "the initialiser of %s has side effects", name)
+		}
+		return c.slotExprs(src, init.Position()), nil
+	}
+	if t.kind == kStruct {
+		l := init.(*syntax.InitList)
+		if len(l.Elems) != len(t.fields) {
+			return nil, c.errAt(l.Pos, "initialiser of %s has %d elements, want %d (one per field of %s)", name, len(l.Elems), len(t.fields), t.withConst(false))
+		}
+		var out []*cexpr
+		for i, el := range l.Elems {
+			sub, err := c.flatInit(cx, t.fields[i].t, el, name+"."+t.fields[i].name)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sub...)
+		}
+		return out, nil
+	}
+	if t.kind == kArray {
+		l := init.(*syntax.InitList)
 		if len(l.Elems) != t.size {
 			return nil, c.errAt(l.Pos, "initialiser of %s has %d elements, want %d", name, len(l.Elems), t.size)
 		}
@@ -598,7 +637,7 @@ func (c *compiler) flatInit(cx *ctx, t *typ, init syntax.Expr, name string) ([]*
 		return out, nil
 	}
 	if l, ok := init.(*syntax.InitList); ok {
-		return nil, c.errAt(l.Pos, "%s is not an array: initialiser list not allowed", name)
+		return nil, c.errAt(l.Pos, "%s is not an array or a struct: initialiser list not allowed", name)
 	}
 	v, err := c.data(cx, init)
 	if err != nil {
@@ -665,12 +704,27 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 	}
 	type argw func(e *Env, base int)
 	var args []argw
+	extra := 0 // slots after the callee's frame for const reference arguments
 	effects := f.effects
 	for i, p := range f.params {
 		ax := x.Args[i]
 		off := p.off
 		if p.ref {
 			r, err := c.refExpr(cx, ax)
+			if p.t.constant && (err != nil || r.space == rsConst) {
+				// A const reference takes any value of its type, as in
+				// UTAP: a constant or an expression is copied into slots
+				// reserved after the callee's frame, which the parameter
+				// then refers to.
+				a, err := c.constRefArg(cx, f, i, ax, extra)
+				if err != nil {
+					return nil, err
+				}
+				effects = effects || a.effects
+				extra += p.t.count()
+				args = append(args, a.write)
+				continue
+			}
 			if err != nil {
 				return nil, c.errAt(ax.Position(), "argument %d of %s must be a variable (reference parameter %s)", i+1, f.name, p.name)
 			}
@@ -680,7 +734,7 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 			if r.readonly && !p.t.constant {
 				return nil, c.errAt(ax.Position(), "constant %s passed to the non-const reference parameter %s of %s", r.name, p.name, f.name)
 			}
-			if !sameShape(r.t, p.t) {
+			if !sameShape(r.t, p.t) || p.t.hasStruct() && !equivalent(r.t, p.t) {
 				return nil, c.errAt(ax.Position(), "argument %d of %s has type %s, parameter %s has type %s", i+1, f.name, r.t, p.name, p.t)
 			}
 			if !r.global && !sameType(r.t, p.t) {
@@ -691,6 +745,23 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 			}
 			addr := c.baseAddr(r)
 			args = append(args, func(e *Env, base int) { e.frame[base+off] = addr(e) })
+			continue
+		}
+		if p.t.hasStruct() {
+			// a struct (or an array of structs) is copied into the frame,
+			// each value checked against its field's range
+			e, err := c.expr(cx, ax)
+			if err != nil {
+				return nil, err
+			}
+			r := aggregateRef(e)
+			if r == nil || !equivalent(r.t, p.t) {
+				return nil, c.errAt(ax.Position(), "argument %d of %s has type %s, parameter %s has type %s", i+1, f.name, e.t.withConst(false), p.name, p.t)
+			}
+			effects = effects || r.effects
+			dst := &ref{t: p.t, space: rsData, name: p.name}
+			cp := c.copier(dst, r, ax.Position())
+			args = append(args, func(e *Env, base int) { cp(e, frameAddr(base+off)) })
 			continue
 		}
 		if p.t.kind == kArray {
@@ -747,7 +818,10 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 			e.frame[base+off] = a
 		})
 	}
-	size := f.frameSize
+	size := f.frameSize + extra
+	if extra > 0 && c.st != nil {
+		c.st.frameTotal += extra // NewEnv's stack holds these slots too
+	}
 	hasResult := f.res.kind != kVoid
 	pos, fname := c.posStr(x.Pos), f.name
 	out := &cexpr{t: f.res, pos: x.Pos, effects: effects, lo: math.MinInt32, hi: math.MaxInt32}
@@ -787,6 +861,61 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 		return e.ret
 	}
 	return out, nil
+}
+
+// constArg is a compiled argument for a const reference parameter that
+// is not a variable: write stores its value(s) at the reserved slots and
+// binds the parameter to them.
+type constArg struct {
+	write   func(e *Env, base int)
+	effects bool
+}
+
+// constRefArg compiles argument i (ax) of a call of f whose parameter is a
+// const reference and whose argument is a constant or an expression: its
+// value goes to the slots at f.frameSize+at of the callee's frame.
+func (c *compiler) constRefArg(cx *ctx, f *function, i int, ax syntax.Expr, at int) (*constArg, error) {
+	p := f.params[i]
+	off, slot := p.off, f.frameSize+at
+	e, err := c.expr(cx, ax)
+	if err != nil {
+		return nil, err
+	}
+	if p.t.isAggregate() {
+		src := aggregateRef(e)
+		if src == nil || !sameShape(src.t, p.t) || p.t.hasStruct() && !equivalent(src.t, p.t) {
+			return nil, c.errAt(ax.Position(), "argument %d of %s has type %s, parameter %s has type %s", i+1, f.name, e.t.withConst(false), p.name, p.t)
+		}
+		cp := c.copier(&ref{t: p.t, space: rsData, name: p.name}, src, ax.Position())
+		return &constArg{effects: src.effects, write: func(e *Env, base int) {
+			a := frameAddr(base + slot)
+			cp(e, a)
+			e.frame[base+off] = a
+		}}, nil
+	}
+	v, err := c.asData(e, ax)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkScalarAssign(p.t, v, fmt.Sprintf("argument %d of %s", i+1, f.name), ax.Position()); err != nil {
+		return nil, err
+	}
+	if v.isConst && p.t.kind != kBool && (v.val < p.t.lo || v.val > p.t.hi) {
+		return nil, c.errAt(ax.Position(), "argument %d out of range [%d,%d] of parameter %s of %s", v.val, p.t.lo, p.t.hi, p.name, f.name)
+	}
+	vf, lo, hi, isBool := v.fn, int32(p.t.lo), int32(p.t.hi), p.t.kind == kBool
+	pos, pname, fname := c.posStr(ax.Position()), p.name, f.name
+	return &constArg{effects: v.effects, write: func(e *Env, base int) {
+		a := vf(e)
+		if isBool {
+			a = b2i(a != 0)
+		} else if a < lo || a > hi {
+			e.fail(pos, "argument %d out of range [%d,%d] of parameter %s of %s", a, lo, hi, pname, fname)
+			a = lo
+		}
+		e.frame[base+slot] = a
+		e.frame[base+off] = frameAddr(base + slot)
+	}}, nil
 }
 
 func (c *compiler) builtin(cx *ctx, x *syntax.CallExpr, name string, n int) (*cexpr, error) {

@@ -34,6 +34,7 @@ const (
 	kChan
 	kVoid
 	kArray
+	kStruct
 )
 
 // typ is a checked type. Scalars carry their range (bools [0,1]); arrays
@@ -54,6 +55,22 @@ type typ struct {
 	// bound of the range type that gives the dimension (bool req[pid_t]
 	// with typedef int[1,N] pid_t is indexed 1..N, as in UPPAAL).
 	first int64
+	// fields are a struct's fields in declaration order; slots is the
+	// number of scalar slots of the struct (the sum over its fields).
+	fields []field
+	slots  int
+	// name is the typedef name a struct type was declared with (for
+	// messages; types are compared by structure, as in UPPAAL).
+	name string
+}
+
+// field is a field of a struct type: its slots start at off within the
+// struct's (structs are flattened into their scalar components, as arrays
+// are).
+type field struct {
+	name string
+	t    *typ
+	off  int
 }
 
 var (
@@ -67,7 +84,24 @@ var (
 )
 
 func (t *typ) isData() bool   { return t.kind == kInt || t.kind == kBool }
-func (t *typ) isScalar() bool { return t.kind != kArray }
+func (t *typ) isScalar() bool { return t.kind != kArray && t.kind != kStruct }
+
+// isAggregate reports whether t is an array or a struct: a value of
+// several slots, copied and compared slot by slot.
+func (t *typ) isAggregate() bool { return t.kind == kArray || t.kind == kStruct }
+
+// hasStruct reports whether t is a struct or an array of structs.
+func (t *typ) hasStruct() bool { return t.base().kind == kStruct }
+
+// fieldOf returns the field called name of struct type t, or nil.
+func (t *typ) fieldOf(name string) *field {
+	for i := range t.fields {
+		if t.fields[i].name == name {
+			return &t.fields[i]
+		}
+	}
+	return nil
+}
 
 // base returns the innermost element type of an array (t for scalars).
 func (t *typ) base() *typ {
@@ -79,10 +113,86 @@ func (t *typ) base() *typ {
 
 // count is the number of scalar slots t occupies.
 func (t *typ) count() int {
-	if t.kind == kArray {
+	switch t.kind {
+	case kArray:
 		return t.size * t.elem.count()
+	case kStruct:
+		return t.slots
 	}
 	return 1
+}
+
+// leaves returns the scalar types of t's slots, in slot order (arrays
+// row-major, struct fields in declaration order).
+func leaves(t *typ) []*typ {
+	out := make([]*typ, 0, t.count())
+	var walk func(t *typ)
+	walk = func(t *typ) {
+		switch t.kind {
+		case kArray:
+			for i := 0; i < t.size; i++ {
+				walk(t.elem)
+			}
+		case kStruct:
+			for _, f := range t.fields {
+				walk(f.t)
+			}
+		default:
+			out = append(out, t)
+		}
+	}
+	walk(t)
+	return out
+}
+
+// slotNames lists the names of the scalar slots of a variable name of type
+// t, in slot order: "a[0][1]", "s.b", "m[1].c[0]".
+func slotNames(name string, t *typ) []string {
+	switch t.kind {
+	case kArray:
+		var out []string
+		for i := 0; i < t.size; i++ {
+			out = append(out, slotNames(name+"["+strconv.FormatInt(t.first+int64(i), 10)+"]", t.elem)...)
+		}
+		return out
+	case kStruct:
+		var out []string
+		for _, f := range t.fields {
+			out = append(out, slotNames(name+"."+f.name, f.t)...)
+		}
+		return out
+	}
+	return []string{name}
+}
+
+// slotPath names slot k of a value of type t, relative to the value:
+// "[1].c[0]" (for runtime messages, without building every name).
+func slotPath(t *typ, k int) string {
+	var b strings.Builder
+	for {
+		switch t.kind {
+		case kArray:
+			n := t.elem.count()
+			fmt.Fprintf(&b, "[%d]", t.first+int64(k/n))
+			t, k = t.elem, k%n
+			continue
+		case kStruct:
+			var in *field
+			for i := range t.fields {
+				if f := &t.fields[i]; k < f.off+f.t.count() {
+					in = f
+					break
+				}
+			}
+			if in == nil {
+				return b.String()
+			}
+			b.WriteString("." + in.name)
+			t, k = in.t, k-in.off
+			continue
+		}
+		return b.String()
+	}
 }
 
 func (t *typ) withConst(c bool) *typ {
@@ -91,8 +201,14 @@ func (t *typ) withConst(c bool) *typ {
 	}
 	u := *t
 	u.constant = c
-	if u.kind == kArray {
+	switch u.kind {
+	case kArray:
 		u.elem = u.elem.withConst(c)
+	case kStruct:
+		u.fields = make([]field, len(t.fields))
+		for i, f := range t.fields {
+			u.fields[i] = field{name: f.name, t: f.t.withConst(c), off: f.off}
+		}
 	}
 	return &u
 }
@@ -134,6 +250,26 @@ func (t *typ) String() string {
 		b.WriteString("chan")
 	case kVoid:
 		b.WriteString("void")
+	case kStruct:
+		if t.name != "" {
+			b.WriteString(t.name)
+			break
+		}
+		b.WriteString("struct {")
+		for _, f := range t.fields {
+			// the field's dimensions follow its name, as declared
+			ft, fd := f.t, ""
+			for ft.kind == kArray {
+				if ft.first != 0 {
+					fd += fmt.Sprintf("[%d..%d]", ft.first, ft.first+int64(ft.size)-1)
+				} else {
+					fd += fmt.Sprintf("[%d]", ft.size)
+				}
+				ft = ft.elem
+			}
+			fmt.Fprintf(&b, " %s %s%s;", ft.withConst(false), f.name, fd)
+		}
+		b.WriteString(" }")
 	}
 	for _, d := range dims {
 		fmt.Fprintf(&b, "[%s]", d)
@@ -153,8 +289,16 @@ func sameShape(a, b *typ) bool {
 	if a.kind == kArray || b.kind == kArray {
 		return false
 	}
-	if a.isData() && b.isData() {
-		return a.kind == b.kind
+	if a.kind == kStruct && b.kind == kStruct {
+		if len(a.fields) != len(b.fields) {
+			return false
+		}
+		for i := range a.fields {
+			if a.fields[i].name != b.fields[i].name || !sameShape(a.fields[i].t, b.fields[i].t) {
+				return false
+			}
+		}
+		return true
 	}
 	return a.kind == b.kind
 }
@@ -164,12 +308,54 @@ func sameType(a, b *typ) bool {
 	if !sameShape(a, b) {
 		return false
 	}
-	a, b = a.base(), b.base()
-	if a.isData() {
-		return a.lo == b.lo && a.hi == b.hi
+	for a.kind == kArray {
+		a, b = a.elem, b.elem
 	}
-	if a.kind == kChan {
+	switch {
+	case a.kind == kStruct:
+		for i := range a.fields {
+			if !sameType(a.fields[i].t, b.fields[i].t) {
+				return false
+			}
+		}
+		return true
+	case a.isData():
+		return a.lo == b.lo && a.hi == b.hi
+	case a.kind == kChan:
 		return a.urgent == b.urgent && a.broadcast == b.broadcast
+	}
+	return true
+}
+
+// equivalent reports whether values of types a and b may be assigned to
+// each other and compared, as UTAP's Type::is_equivalent decides: the same
+// structure (array sizes, struct field names in order), bool with bool,
+// values of the same scalar set, and integers whose ranges are equal when
+// both are bounded (a plain int goes with any integer; the ranges are
+// checked slot by slot when a value is stored).
+func equivalent(a, b *typ) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case kArray:
+		return a.size == b.size && a.first == b.first && a.index == b.index && equivalent(a.elem, b.elem)
+	case kStruct:
+		if len(a.fields) != len(b.fields) {
+			return false
+		}
+		for i := range a.fields {
+			if a.fields[i].name != b.fields[i].name || !equivalent(a.fields[i].t, b.fields[i].t) {
+				return false
+			}
+		}
+		return true
+	case kInt:
+		if a.scalar != b.scalar {
+			return false
+		}
+		plain := func(t *typ) bool { return t.lo == defaultIntMin && t.hi == defaultIntMax }
+		return plain(a) || plain(b) || a.lo == b.lo && a.hi == b.hi
 	}
 	return true
 }

@@ -142,10 +142,11 @@
 // # Unsupported UPPAAL features
 //
 // Some constructs are parsed into the tree with a flag or kind set, so that
-// the checker can check or reject them with a position: `double`, `string`,
-// `scalar[n]`, `meta` (the checker reads meta integers and booleans as
-// ordinary variables and rejects meta clocks and channels), `hybrid clock`,
-// struct types, and any combination of type prefixes (`const chan`). Constructs with no tree representation are
+// the checker can reject them with a position: `double`, `string`,
+// `hybrid clock`, clocks inside structs, and any combination of type
+// prefixes (`const chan`). (Scalar sets, structs and `meta` are parsed the
+// same way and supported by the checker: meta integers and booleans are
+// read as ordinary variables, meta clocks and channels rejected.) Constructs with no tree representation are
 // rejected here with a message naming the feature: floating-point and string
 // literals, clock rates (x'), channel priorities (`chan priority`),
 // `priority` declarations, progress measures, Gantt charts, dynamic

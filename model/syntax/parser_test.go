@@ -64,6 +64,13 @@ var constructTests = []struct {
 	{name: "struct with arrays and nested struct", kind: kindDecls,
 		src: "typedef struct { int[0, 3] a[2], b; struct { clock x; } inner; } s_t;\n"},
 	{name: "variable of a named type", kind: kindDecls, src: "pid_t p = 0;\ns_t s;\n"},
+	{name: "struct variable with an initialiser", kind: kindDecls,
+		src: "struct { int a; bool b; int[0,3] c[2]; } s = { 1, true, {0, 1} };", want: "struct { int a; bool b; int[0, 3] c[2]; } s = {1, true, {0, 1}};\n"},
+	{name: "array of structs and a constant struct", kind: kindDecls,
+		src: "s_t arr[N] = { {1, {2}}, {3, {4}} };\nconst s_t k = { 0, {1} };\n", want: "s_t arr[N] = {{1, {2}}, {3, {4}}};\nconst s_t k = {0, {1}};\n"},
+	{name: "struct parameters, fields and whole-struct assignment", kind: kindDecls,
+		src:  "bool f(s_t v, s_t &w) { s_t l = v; w.c[1] = l.a; arr[i].inner.x = 2; w = l; return v == w; }",
+		want: "bool f(s_t v, s_t &w)\n{\n    s_t l = v;\n    w.c[1] = l.a;\n    arr[i].inner.x = 2;\n    w = l;\n    return v == w;\n}\n"},
 
 	// Constructs parsed so that the checker can reject them with a position.
 	{name: "double", kind: kindDecls, src: "double x;\n"},

@@ -58,3 +58,24 @@ func TestDemoFormatsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestStructModelReadsFromUPPAALFormats reads a model with structs as UPPAAL
+// writes it (testdata/structs.xml, and structs.xta with its .q file,
+// written from queries/testdata/semantics/struct-leader-election.yaml):
+// struct typedefs, arrays of structs, struct parameters and locals,
+// whole-struct assignments and comparisons give the verdicts and numbers
+// of stored states of the YAML original, each as expected.
+func TestStructModelReadsFromUPPAALFormats(t *testing.T) {
+	want := check(t, load(t, "../../queries/testdata/semantics/struct-leader-election.yaml"), queries.Options{})
+	for _, name := range []string{"structs.xml", "structs.xta"} {
+		got := check(t, load(t, filepath.Join("testdata", name)), queries.Options{})
+		if d := sameOutcomes(want, got, false); d != "" {
+			t.Errorf("%s differs from the YAML original: %s", name, d)
+		}
+		for _, o := range got {
+			if !o.Expect || !o.Matches {
+				t.Errorf("%s: query %s: %s (expectation given %v, met %v)", name, o.Name, o.Verdict, o.Expect, o.Matches)
+			}
+		}
+	}
+}

@@ -21,7 +21,7 @@ func seeds(f *testing.F, patterns ...string) {
 // FuzzParseXML reads arbitrary bytes as UPPAAL XML: no panics; a model
 // that reads and compiles can be written as XML and read back.
 func FuzzParseXML(f *testing.F) {
-	seeds(f, demoDir+"/*.xml", "testdata/errors/*.xml")
+	seeds(f, demoDir+"/*.xml", "testdata/*.xml", "testdata/errors/*.xml")
 	f.Add([]byte(`<nta><template><name>P</name><location id="a"/><init ref="a"/></template><system>system P;</system></nta>`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		m, err := ParseXML("fuzz.xml", src)
@@ -43,7 +43,7 @@ func FuzzParseXML(f *testing.F) {
 // FuzzParseXTA reads arbitrary text as XTA: no panics; a model that reads
 // and compiles can be written as XTA and read back.
 func FuzzParseXTA(f *testing.F) {
-	seeds(f, demoDir+"/*.xta", "testdata/errors/*.xta")
+	seeds(f, demoDir+"/*.xta", "testdata/*.xta", "testdata/errors/*.xta")
 	f.Add([]byte("process P() { state a; init a; trans a -> a { }, -> a { }; }\nsystem P;"))
 	f.Add([]byte("const N 2;\nprocess P(const id; int x) { state a {x<=N, x>=0}; init a; }\nP1 = P(1, 2);\nsystem P1;"))
 	f.Add([]byte("\xa9{}system")) // not UTF-8: an error, not a panic in the YAML writer
@@ -70,7 +70,7 @@ func FuzzParseXTA(f *testing.F) {
 // FuzzParseQFile reads arbitrary text as a query file: no panics; the
 // queries written back read back with the same names.
 func FuzzParseQFile(f *testing.F) {
-	seeds(f, demoDir+"/*.q", "testdata/errors/*.q")
+	seeds(f, demoDir+"/*.q", "testdata/*.q", "testdata/errors/*.q")
 	f.Add([]byte("/* [a] x\nEXPECT: satisfied */\nE<> P.a \\\n && true\n// EXPECT: 3\nsup: x\n"))
 	// Inputs the fuzzer found: a `//*` comment that looked like a block
 	// comment's star when written back, lone and stray backslashes, a

@@ -50,7 +50,9 @@ type procInfo struct {
 	scope *scope  // the process's parameters and local declarations
 	inst  string  // the name in the system line (instance or template)
 	args  []int64 // values of its free parameters, in order
-	locs  map[string]int
+	// argSets are the scalar sets of the free parameters (0: none)
+	argSets []int
+	locs    map[string]int
 }
 
 // compiler holds the state of one compilation.
@@ -290,6 +292,9 @@ func (c *compiler) typedef(sc *scope, d *syntax.TypedefDecl) error {
 		if err := c.declare(sc, dn.Name, dn.Pos); err != nil {
 			return err
 		}
+		if t.scalar != 0 && t.kind == kInt && strings.HasPrefix(c.net.Scalars[t.scalar-1].Name, "scalar[") {
+			c.net.Scalars[t.scalar-1].Name = dn.Name // the set's first typedef names it
+		}
 		if t.kind == kStruct && t.name == "" {
 			// messages name the struct by its typedef
 			u := *t
@@ -374,6 +379,7 @@ func (c *compiler) typeOf(sc *scope, te *syntax.TypeExpr) (*typ, error) {
 		// symmetry of the model
 		c.nscalar++
 		t = &typ{kind: kInt, lo: 0, hi: n - 1, scalar: c.nscalar}
+		c.net.Scalars = append(c.net.Scalars, ScalarSet{Name: fmt.Sprintf("scalar[%d]", n), Size: int(n)})
 	case syntax.TDouble:
 		return nil, c.errAt(te.Pos, "double is not supported")
 	case syntax.TString:
@@ -556,8 +562,9 @@ func (c *compiler) varDecl(sc *scope, d *syntax.VarDecl, own *owner) error {
 			names := elemNames(prefix+dn.Name, t)
 			if b.kind == kClock {
 				sym.kind, sym.off = symClock, len(c.net.Clocks)
-				for _, nm := range names {
-					c.net.Clocks = append(c.net.Clocks, Clock{Name: nm, Proc: proc})
+				dims := slotDims(t)
+				for i, nm := range names {
+					c.net.Clocks = append(c.net.Clocks, Clock{Name: nm, Proc: proc, Dims: dims[i]})
 				}
 				if len(c.net.Clocks) > maxClocks {
 					return c.errAt(dn.Pos, "too many clocks (at most %d)", maxClocks)
@@ -593,9 +600,11 @@ func (c *compiler) varDecl(sc *scope, d *syntax.VarDecl, own *owner) error {
 			sym.kind, sym.where, sym.off = symVar, stGlobal, len(c.net.Vars)
 			sym.vname = prefix + dn.Name
 			ls := leaves(t)
+			dims := slotDims(t)
 			for i, nm := range slotNames(prefix+dn.Name, t) {
 				l := ls[i]
-				c.net.Vars = append(c.net.Vars, Var{Name: nm, Min: int32(l.lo), Max: int32(l.hi), Init: int32(vals[i]), Bool: l.kind == kBool})
+				c.net.Vars = append(c.net.Vars, Var{Name: nm, Min: int32(l.lo), Max: int32(l.hi), Init: int32(vals[i]), Bool: l.kind == kBool,
+					Proc: proc, Scalar: l.scalar, Dims: dims[i]})
 			}
 			if len(c.net.Vars) > maxSlots {
 				return c.errAt(dn.Pos, "too many variables")
@@ -846,6 +855,10 @@ func (c *compiler) expand(sys *scope, id *syntax.Ident, insts map[string]*instan
 		if err := c.process(pi, name, tmpl, args, id.Pos); err != nil {
 			return err
 		}
+		c.setFamily(pi.proc, id.Name, types, vals)
+		for _, t := range types {
+			pi.argSets = append(pi.argSets, t.scalar)
+		}
 		c.text = c.file.System
 		// Next combination.
 		k := len(vals) - 1
@@ -1049,9 +1062,11 @@ func (c *compiler) bindParam(prm *syntax.Param, t *typ, a argVal, procName strin
 	// with the argument.
 	sym.kind, sym.where, sym.off = symVar, stGlobal, len(c.net.Vars)
 	sym.vname = own.prefix + prm.Name
+	dims := slotDims(t)
 	for k, nm := range slotNames(own.prefix+prm.Name, t) {
 		b := ls[k]
-		c.net.Vars = append(c.net.Vars, Var{Name: nm, Min: int32(b.lo), Max: int32(b.hi), Init: int32(vals[k]), Bool: b.kind == kBool})
+		c.net.Vars = append(c.net.Vars, Var{Name: nm, Min: int32(b.lo), Max: int32(b.hi), Init: int32(vals[k]), Bool: b.kind == kBool,
+			Proc: own.proc, Scalar: b.scalar, Dims: dims[k]})
 	}
 	return sym, nil
 }

@@ -331,16 +331,32 @@ func (fc *formulaCompiler) process(cx *ctx, x syntax.Expr) (*procInfo, error) {
 		}
 		args := make([]int64, len(y.Args))
 		parts := make([]string, len(y.Args))
+		sets := make([]int, len(y.Args))
 		for i, a := range y.Args {
-			v, err := c.constInt(cx, a, "a process argument")
+			e, err := c.data(cx, a)
 			if err != nil {
 				return nil, err
 			}
-			args[i] = v
-			parts[i] = strconv.FormatInt(v, 10)
+			if !e.isConst {
+				return nil, c.errAt(a.Position(), "a process argument must be a constant expression")
+			}
+			args[i], sets[i] = e.val, scalarOf(e)
+			parts[i] = strconv.FormatInt(e.val, 10)
 		}
 		for _, pi := range st.procs {
 			if pi.inst == id.Name && slices.Equal(pi.args, args) {
+				// A parameter of a scalar set takes only a value of the
+				// set, as in the model (scalar.go): P(0) would name one
+				// member, which no permutation of the set preserves.
+				for i, set := range pi.argSets {
+					if set != 0 && sets[i] != set {
+						return nil, c.errAt(y.Args[i].Position(), "%s(%s) names one member of the scalar set %s: a query reaches members of a scalar set only through a variable of the set, as in forall (i : %s) %s(i)",
+							id.Name, strings.Join(parts, ","), c.net.Scalars[set-1].Name, c.net.Scalars[set-1].Name, id.Name)
+					}
+					if set == 0 && sets[i] != 0 {
+						return nil, c.errAt(y.Args[i].Position(), "a scalar value cannot be used as an integer argument of %s", id.Name)
+					}
+				}
 				return pi, nil
 			}
 		}

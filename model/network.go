@@ -35,6 +35,9 @@ type Network struct {
 	Chans []Chan
 	// Procs lists the processes in system order.
 	Procs []*Process
+	// Scalars lists the scalar sets (typ.scalar k is Scalars[k-1]); see
+	// symmetry.go for what the symmetry reduction reads.
+	Scalars []ScalarSet
 
 	// GlobalL and GlobalU are the largest lower/upper bound constants each
 	// clock is compared with anywhere in the model (guards and invariants),
@@ -61,6 +64,12 @@ type Var struct {
 	Min, Max int32  // the declared range; an assignment outside it is a runtime error
 	Init     int32
 	Bool     bool
+	// Proc is the owning process of a template-local variable (-1:
+	// global); Scalar the scalar set of its values (0: none); Dims its
+	// array dimensions indexed by a scalar set.
+	Proc   int
+	Scalar int
+	Dims   []ScalarDim
 }
 
 // Clock is one clock. Proc is the owning process for a template-local clock,
@@ -68,6 +77,7 @@ type Var struct {
 type Clock struct {
 	Name string // e.g. "t", "Process.x", "Broadcast(1).x"
 	Proc int
+	Dims []ScalarDim // array dimensions indexed by a scalar set
 }
 
 // Chan is one channel.
@@ -82,6 +92,12 @@ type Process struct {
 	Index     int
 	Name      string // e.g. "Observer", "Proc(1)", "Broadcast(0,2)"
 	Template  string
+	// Family names the processes made from one name of the system line
+	// with the same values of their free parameters that are not of a
+	// scalar set; ScalarArgs are the values of those that are, in
+	// parameter order (see symmetry.go).
+	Family     string
+	ScalarArgs []ScalarArg
 	Locations []Location
 	Edges     []Edge // in template order; select expanded in value order
 	Initial   int    // index into Locations

@@ -2,6 +2,7 @@ package zone_test
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -101,18 +102,20 @@ func TestParallelSearchVisitsTheSameStates(t *testing.T) {
 // TestProgressSamplesMemory checks that the progress reports follow the
 // heap as the passed list grows (they once showed the figure of the
 // search's start throughout, because memory was only sampled when a memory
-// limit was set).
+// limit was set). Zones are stored as matrices, so that the passed list
+// grows by megabytes over the search.
 func TestProgressSamplesMemory(t *testing.T) {
 	net := compile(t, "../testdata/fischer.yaml", map[string]int64{"N": 8})
 	sys := zone.NewSystem(net)
 	var first, last uint64
-	opts := zone.Options{Extrapolation: zone.Extrapolation{Local: true}, ProgressEvery: time.Nanosecond,
+	opts := zone.Options{Extrapolation: zone.Extrapolation{Local: true}, FullZones: true, ProgressEvery: time.Nanosecond,
 		Progress: func(s zone.Stats) {
 			if first == 0 {
 				first = s.PeakMemory
 			}
 			last = s.PeakMemory
 		}}
+	runtime.GC() // the garbage of earlier tests would hide the growth
 	res := zone.Search(sys, opts, func(*zone.Visit) bool { return false })
 	if res.Stored < 20000 {
 		t.Fatalf("only %d states: too small to see the heap grow", res.Stored)

@@ -89,18 +89,18 @@ type Chan struct {
 
 // Process is one instantiated template.
 type Process struct {
-	Index     int
-	Name      string // e.g. "Observer", "Proc(1)", "Broadcast(0,2)"
-	Template  string
+	Index    int
+	Name     string // e.g. "Observer", "Proc(1)", "Broadcast(0,2)"
+	Template string
 	// Family names the processes made from one name of the system line
 	// with the same values of their free parameters that are not of a
 	// scalar set; ScalarArgs are the values of those that are, in
 	// parameter order (see symmetry.go).
 	Family     string
 	ScalarArgs []ScalarArg
-	Locations []Location
-	Edges     []Edge // in template order; select expanded in value order
-	Initial   int    // index into Locations
+	Locations  []Location
+	Edges      []Edge // in template order; select expanded in value order
+	Initial    int    // index into Locations
 }
 
 // Location is a location of a process.

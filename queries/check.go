@@ -47,6 +47,11 @@ type Options struct {
 	// from run to run with more than one, and a witness need not be a
 	// shortest one (use 1 with BFS for shortest traces).
 	Workers int
+	// Symmetry stores one representative per orbit of the permutations of
+	// the model's scalar sets in the reachability explorations
+	// (zone.Options.Symmetry); traces are mapped back to runs of the
+	// model. Liveness properties explore without it.
+	Symmetry bool
 }
 
 // Value is the answer of a sup or inf query for one expression.
@@ -338,19 +343,11 @@ type witness struct {
 	moves []zone.Move
 }
 
-// pathMoves returns the moves from the initial state to parent, then m.
+// pathMoves returns the moves from the initial state to parent, then m:
+// a run of the model even when the search stored symmetry representatives
+// (zone.System.TraceMoves).
 func pathMoves(sys *zone.System, parent zone.Node, m zone.Move) ([]zone.Move, error) {
-	var moves []zone.Move
-	if !parent.IsZero() {
-		var err error
-		if moves, err = sys.PathMoves(parent); err != nil {
-			return nil, err
-		}
-	}
-	if m != nil {
-		moves = append(moves, append(zone.Move(nil), m...))
-	}
-	return moves, nil
+	return sys.TraceMoves(parent, m)
 }
 
 // member is a query taking part in a shared exploration.
@@ -421,7 +418,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	// deadlock is decided exactly: the hull's extra valuations would add
 	// deadlocks of their own.
 	hull := opts.Hull && !deadlock
-	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Hull: hull, Workers: opts.Workers}
+	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Hull: hull, Workers: opts.Workers, Symmetry: opts.Symmetry}
 	if opts.Subsumption == zone.ALU && open == len(ms) {
 		// aLU subsumption preserves the reachability of locations, data and
 		// clock constraints whose constants are in the LU bounds (the query's

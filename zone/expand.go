@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"github.com/tcheck/tcheck/dbm"
@@ -26,11 +27,16 @@ func (p *passedList) storedCount() int64 { return p.stored }
 // offers it to the passed list; the new nodes collect in out for the
 // driver to queue. One expander belongs to one goroutine.
 type expander struct {
-	sys    *System
-	graph  *nodeGraph
-	st     *Stepper
-	xp     *extrapolator
-	alu    bool
+	sys   *System
+	graph *nodeGraph
+	st    *Stepper
+	xp    *extrapolator
+	alu   bool
+	// sym: store the symmetry representative of each state (nil: none);
+	// bl, bu are the aLU bounds of the state inserted: xp's, or under
+	// symmetry xp's permuted with the clocks.
+	sym    *symmetry
+	bl, bu []int32
 	passed passedStore
 	visit  Visitor
 	// maxStates ends the search when the passed list holds that many
@@ -52,6 +58,7 @@ type expander struct {
 	locs, vars, dlocs, dvars []int32
 	src, exact               dbm.DBM
 	key                      []byte
+	one                      []dbm.DBM
 	v                        Visit
 
 	// state of the expansion in progress, for succ
@@ -83,6 +90,12 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 	if e.visitNew {
 		e.keep = dbm.New(sys.Dim)
 	}
+	e.bl, e.bu = e.xp.l, e.xp.u
+	if opts.Symmetry && !opts.Hull {
+		if e.sym, _ = newSymmetry(sys); e.sym != nil {
+			e.bl, e.bu = slices.Clone(e.xp.l), slices.Clone(e.xp.u)
+		}
+	}
 	e.succ = e.successor
 	return e
 }
@@ -91,6 +104,9 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 // list; it reports whether the state limit is reached. work is modified
 // (the visitor has seen it already).
 func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
+	if e.sym != nil {
+		return e.storeSymmetric(parent, moveIdx, l, vv, work)
+	}
 	e.key = e.sys.appendKey(e.key[:0], l, vv)
 	parts, split := e.xp.apply(work, l)
 	if !split {
@@ -102,6 +118,27 @@ func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.D
 			if n, ok := e.passed.insert(e.key, p, parent, moveIdx); ok {
 				e.out = append(e.out, n)
 			}
+		}
+	}
+	return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
+}
+
+// storeSymmetric is store with the representative of each zone's state
+// in place of the state (see symmetry.go).
+func (e *expander) storeSymmetric(parent nodeID, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
+	parts, split := e.xp.apply(work, l)
+	if !split {
+		parts = append(e.one[:0], work)
+	}
+	for _, z := range parts {
+		_, _, cz, key, ci := e.sym.canon(l, vv, z)
+		if e.alu {
+			for x, y := range ci {
+				e.bl[y], e.bu[y] = e.xp.l[x], e.xp.u[x]
+			}
+		}
+		if n, ok := e.passed.insert(key, cz, parent, moveIdx); ok {
+			e.out = append(e.out, n)
 		}
 	}
 	return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates

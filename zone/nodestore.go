@@ -268,6 +268,8 @@ type nodeGraph struct {
 	stores []*nodeStore
 	bits   uint
 	mask   nodeID
+	// sym is set when the nodes are symmetry representatives.
+	sym *symTrace
 }
 
 func (g *nodeGraph) store(id nodeID) *nodeStore { return g.stores[id&g.mask] }
@@ -335,7 +337,8 @@ func (s *System) Decode(n Node, locs, vars []int32) { s.decodeKey(n.key(), locs,
 
 // PathMoves returns the transitions from the initial state to n, recovered
 // by enumerating each parent's moves in the deterministic order of
-// Stepper.Moves.
+// Stepper.Moves. Under symmetry reduction they are moves between
+// representatives: TraceMoves gives a run of the model.
 func (s *System) PathMoves(n Node) ([]Move, error) {
 	path := n.Path()
 	st := NewStepper(s)

@@ -226,7 +226,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	// on two workers than it should).
 	newExp := func() *expander {
 		e := newExpander(sys, shared.graph, opts, sub == ALU, nil, newVisitor())
-		e.passed = sharedView{s: shared, l: e.xp.l, u: e.xp.u}
+		e.passed = sharedView{s: shared, l: e.bl, u: e.bu}
 		e.st.SetInterrupt(interrupt)
 		return e
 	}
@@ -248,6 +248,9 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	}
 
 	init := newExp()
+	if init.sym != nil {
+		shared.graph.sym = &symTrace{extrap: opts.Extrapolation}
+	}
 	r, err := init.initial()
 	if err != nil || r != Completed {
 		end(r, err, noNode)

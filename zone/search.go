@@ -67,6 +67,10 @@ type Options struct {
 	// Workers is the number of goroutines of SearchWorkers (0 or 1: the
 	// sequential Search).
 	Workers int
+	// Symmetry stores one representative per orbit of the permutations
+	// of the model's scalar sets (symmetry.go); Result.Extrapolation says
+	// whether it was used or why not.
+	Symmetry bool
 	// VisitNew calls the visitor only on the successors that the passed
 	// list keeps, after the inclusion (or aLU) test, instead of on every
 	// successor computed: a fraction of the calls where most successors
@@ -156,11 +160,14 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	wait := &waitingList{order: opts.Order, graph: passed.graph}
 	mem := newMemSampler()
 	e := newExpander(sys, passed.graph, opts, sub == ALU, passed, visit)
+	if e.sym != nil {
+		passed.graph.sym = &symTrace{extrap: opts.Extrapolation}
+	}
 	if e.alu {
 		// The extrapolator computes the bounds of the location vector
 		// (local) or once (global) before each insert: the same bounds,
 		// query constants included, serve the subsumption.
-		passed.useALU(e.xp.l, e.xp.u)
+		passed.useALU(e.bl, e.bu)
 	}
 
 	finish := func(r StopReason) Result {
@@ -253,7 +260,11 @@ func describeSearch(sys *System, opts Options) string {
 		d += ", convex-hull over-approximation"
 	}
 	sub, refused := ResolveSubsumption(sys, opts)
-	return d + describeSubsumption(sub, refused)
+	d += describeSubsumption(sub, refused)
+	if opts.Symmetry {
+		d += describeSymmetry(sys, opts)
+	}
+	return d
 }
 
 // memSampler tracks the peak of live heap memory.

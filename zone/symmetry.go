@@ -1,0 +1,539 @@
+package zone
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
+)
+
+// Symmetry reduction over scalar sets (Hendriks, Behrmann, Larsen, Niebert,
+// Vaandrager, "Adding symmetry reduction to Uppaal", FORMATS 2003). A
+// permutation π of the values of each scalar set acts on a state by moving
+// processes, variable slots and clocks and by renaming scalar values
+// (model/symmetry.go); the language rules make it commute with the
+// successor relation, so the search may store any state of the orbit
+// {π(s)} in place of s. It stores a canonical one, computed as follows
+// (Sect. 4 of the paper: a cheaper form than the minimum over all
+// permutations, and as good wherever it applies):
+//
+//  1. each member i of a set gets a signature that no permutation changes
+//     relative to i: the location and the non-scalar local variables of
+//     the process whose only scalar argument is i, the slots of global
+//     arrays indexed by i alone, whether a scalar value there equals i,
+//     and for the clocks that belong to i their bounds against 0 and the
+//     sorted multisets of their differences with the other clocks;
+//  2. the members are sorted by signature, which fixes π up to the
+//     members with equal signatures;
+//  3. if the orderings of those ties are few (symTieLimit), every one is
+//     tried and the state with the least (discrete key, zone matrix) is
+//     taken: then two states of one orbit get the same representative.
+//     Otherwise the ties keep their order: the representative is a state
+//     of the orbit but may differ between orbit members, which stores more
+//     states, never fewer.
+//
+// Any representative of the orbit is sound for reachability, inclusion and
+// deadlock; the stored zone is permuted with the processes, and the aLU
+// bounds of the representative are the permuted bounds. Traces are found on
+// representatives and mapped back to a run of the unreduced model by
+// concretePath.
+
+// symTieLimit bounds the orderings of tied members tried per state.
+const symTieLimit = 24
+
+// perm is a permutation of each scalar set: perm[k][v] is the image of
+// value v of set k+1.
+type perm [][]int32
+
+func identityPerm(sizes []int) perm {
+	p := make(perm, len(sizes))
+	for k, n := range sizes {
+		p[k] = make([]int32, n)
+		for v := range p[k] {
+			p[k][v] = int32(v)
+		}
+	}
+	return p
+}
+
+// then returns q∘p (first p, then q).
+func (p perm) then(q perm) perm {
+	r := make(perm, len(p))
+	for k := range p {
+		r[k] = make([]int32, len(p[k]))
+		for v, w := range p[k] {
+			r[k][v] = q[k][w]
+		}
+	}
+	return r
+}
+
+func (p perm) inverse() perm {
+	r := make(perm, len(p))
+	for k := range p {
+		r[k] = make([]int32, len(p[k]))
+		for v, w := range p[k] {
+			r[k][w] = int32(v)
+		}
+	}
+	return r
+}
+
+// symSlot is a variable slot or a clock as a permutation moves it.
+type symSlot struct {
+	proc   int32 // owning process, -1 for a global
+	rel    int32 // offset in the owner's block, or the index of a global
+	dims   []model.ScalarDim
+	scalar int // the set of its values (variables only)
+}
+
+// feature is one entry of a member's signature.
+type feature struct {
+	kind int8 // fLoc, fVar, fSelf, fClock
+	idx  int32
+}
+
+const (
+	fLoc   = iota // the location of process idx
+	fVar          // the value of variable idx
+	fSelf         // whether the scalar variable idx holds the member
+	fClock        // the bounds and sorted differences of clock idx
+)
+
+// symmetry is the action of the permutations of a system's scalar sets.
+type symmetry struct {
+	sys   *System
+	sizes []int
+
+	procFam  []int32 // family of each process, -1 for none
+	famProcs [][]int32
+	famRadix [][]int32 // per family, the multiplier of each scalar argument
+	procArgs [][]model.ScalarArg
+	varBase  []int32 // each process's first local variable slot
+	clkBase  []int32 // each process's first local clock
+	vars     []symSlot
+	clocks   []symSlot // index 0 is the reference clock (never moves)
+
+	feats [][][]feature // [set][member]
+
+	// scratch
+	locs, vars2  []int32
+	bestLocs     []int32
+	bestVars     []int32
+	z, best      dbm.DBM
+	key, bestKey []byte
+	ci, bestCi   []int32
+	sig          [][][]int32 // [set][member]
+	order        [][]int32   // [set] members by signature
+	pi           perm
+	bestPi       perm
+	diffs        []int32
+	tieBase      []int32 // the tied members in sorted order, group after group
+	scratch      []int32
+}
+
+// newSymmetry returns the symmetry of sys, or nil and the reason why there
+// is none to use.
+func newSymmetry(sys *System) (*symmetry, string) {
+	net := sys.Net
+	if len(net.Scalars) == 0 {
+		return nil, "no scalar sets"
+	}
+	if why := net.SymmetryObstacle(); why != "" {
+		return nil, why
+	}
+	s := &symmetry{sys: sys}
+	for _, set := range net.Scalars {
+		s.sizes = append(s.sizes, set.Size)
+	}
+	// families
+	fams := map[string]int32{}
+	s.procFam = make([]int32, len(net.Procs))
+	s.procArgs = make([][]model.ScalarArg, len(net.Procs))
+	for i, p := range net.Procs {
+		s.procFam[i] = -1
+		if len(p.ScalarArgs) == 0 {
+			continue
+		}
+		f, ok := fams[p.Family]
+		if !ok {
+			f = int32(len(s.famProcs))
+			fams[p.Family] = f
+			radix := make([]int32, len(p.ScalarArgs))
+			n := int32(1)
+			for k := len(p.ScalarArgs) - 1; k >= 0; k-- {
+				radix[k] = n
+				n *= int32(s.sizes[p.ScalarArgs[k].Set-1])
+			}
+			s.famRadix = append(s.famRadix, radix)
+			s.famProcs = append(s.famProcs, slices.Repeat([]int32{-1}, int(n)))
+		}
+		s.procFam[i] = f
+		s.procArgs[i] = p.ScalarArgs
+		at := int32(0)
+		for k, a := range p.ScalarArgs {
+			at += a.Value * s.famRadix[f][k]
+		}
+		s.famProcs[f][at] = int32(i)
+	}
+	for f, ps := range s.famProcs {
+		for _, p := range ps {
+			if p < 0 {
+				return nil, fmt.Sprintf("the processes of %s do not cover every value of its scalar parameters", net.Procs[s.famProcs[f][0]].Template)
+			}
+		}
+	}
+	var why string
+	if s.vars, s.varBase, why = symSlots(net, len(net.Vars), func(i int) (int, []model.ScalarDim, int) {
+		v := &net.Vars[i]
+		return v.Proc, v.Dims, v.Scalar
+	}); why != "" {
+		return nil, why
+	}
+	if s.clocks, s.clkBase, why = symSlots(net, len(net.Clocks), func(i int) (int, []model.ScalarDim, int) {
+		if i == 0 {
+			return -1, nil, 0
+		}
+		c := &net.Clocks[i]
+		return c.Proc, c.Dims, 0
+	}); why != "" {
+		return nil, why
+	}
+	// the local blocks of a family have one size
+	for _, ps := range s.famProcs {
+		for _, p := range ps[1:] {
+			if blockLen(s.vars, p) != blockLen(s.vars, ps[0]) || blockLen(s.clocks, p) != blockLen(s.clocks, ps[0]) {
+				return nil, fmt.Sprintf("%s and %s have different local variables", net.Procs[ps[0]].Name, net.Procs[p].Name)
+			}
+		}
+	}
+	s.buildFeatures()
+	dim := sys.Dim
+	s.locs, s.bestLocs = make([]int32, sys.NProcs), make([]int32, sys.NProcs)
+	s.vars2, s.bestVars = make([]int32, sys.NVars), make([]int32, sys.NVars)
+	s.z, s.best = dbm.New(dim), dbm.New(dim)
+	s.ci, s.bestCi = make([]int32, dim), make([]int32, dim)
+	s.pi, s.bestPi = identityPerm(s.sizes), identityPerm(s.sizes)
+	s.scratch = make([]int32, 0, slices.Max(s.sizes))
+	s.sig = make([][][]int32, len(s.sizes))
+	s.order = make([][]int32, len(s.sizes))
+	for k, n := range s.sizes {
+		s.sig[k] = make([][]int32, n)
+		s.order[k] = make([]int32, n)
+	}
+	return s, ""
+}
+
+// symSlots describes n slots (variables or clocks) for the permutations,
+// with each process's first local slot; it refuses a layout in which a
+// process's local slots are not one block.
+func symSlots(net *model.Network, n int, info func(int) (int, []model.ScalarDim, int)) ([]symSlot, []int32, string) {
+	out := make([]symSlot, n)
+	base := slices.Repeat([]int32{-1}, len(net.Procs))
+	count := make([]int32, len(net.Procs))
+	for i := range out {
+		proc, dims, scalar := info(i)
+		out[i] = symSlot{proc: int32(proc), rel: int32(i), dims: dims, scalar: scalar}
+		if proc >= 0 {
+			if base[proc] < 0 {
+				base[proc] = int32(i)
+			}
+			if int32(i) != base[proc]+count[proc] {
+				return nil, nil, fmt.Sprintf("the local slots of %s are not contiguous", net.Procs[proc].Name)
+			}
+			count[proc]++
+			out[i].rel = int32(i) - base[proc]
+		}
+	}
+	return out, base, ""
+}
+
+func blockLen(slots []symSlot, p int32) int {
+	n := 0
+	for i := range slots {
+		if slots[i].proc == p {
+			n++
+		}
+	}
+	return n
+}
+
+// buildFeatures lists each member's signature features (see the comment
+// at the top): the same kinds in the same order for every member of a set.
+func (s *symmetry) buildFeatures() {
+	net := s.sys.Net
+	s.feats = make([][][]feature, len(s.sizes))
+	for k, n := range s.sizes {
+		s.feats[k] = make([][]feature, n)
+	}
+	for _, ps := range s.famProcs {
+		for _, p := range ps {
+			args := s.procArgs[p]
+			if len(args) != 1 {
+				continue
+			}
+			k, i := args[0].Set-1, args[0].Value
+			f := append(s.feats[k][i], feature{fLoc, p})
+			for v := range s.vars {
+				sl := &s.vars[v]
+				if sl.proc != p || len(sl.dims) > 0 {
+					continue
+				}
+				switch sl.scalar {
+				case 0:
+					f = append(f, feature{fVar, int32(v)})
+				case k + 1:
+					f = append(f, feature{fSelf, int32(v)})
+				}
+			}
+			for c := 1; c < len(s.clocks); c++ {
+				if sl := &s.clocks[c]; sl.proc == p && len(sl.dims) == 0 {
+					f = append(f, feature{fClock, int32(c)})
+				}
+			}
+			s.feats[k][i] = f
+		}
+	}
+	for v := range s.vars {
+		sl := &s.vars[v]
+		if sl.proc >= 0 || len(sl.dims) != 1 {
+			continue
+		}
+		k, i := sl.dims[0].Set-1, sl.dims[0].Index
+		switch sl.scalar {
+		case 0:
+			s.feats[k][i] = append(s.feats[k][i], feature{fVar, int32(v)})
+		case k + 1:
+			s.feats[k][i] = append(s.feats[k][i], feature{fSelf, int32(v)})
+		}
+	}
+	for c := 1; c < len(s.clocks); c++ {
+		if sl := &s.clocks[c]; sl.proc < 0 && len(sl.dims) == 1 {
+			k, i := sl.dims[0].Set-1, sl.dims[0].Index
+			s.feats[k][i] = append(s.feats[k][i], feature{fClock, int32(c)})
+		}
+	}
+	_ = net
+}
+
+// procImage returns the process p moves to under pi.
+func (s *symmetry) procImage(pi perm, p int) int {
+	f := s.procFam[p]
+	if f < 0 {
+		return p
+	}
+	at := int32(0)
+	for k, a := range s.procArgs[p] {
+		at += pi[a.Set-1][a.Value] * s.famRadix[f][k]
+	}
+	return int(s.famProcs[f][at])
+}
+
+// slotImage returns the index slot sl moves to under pi.
+func (s *symmetry) slotImage(pi perm, sl *symSlot, base []int32) int {
+	i := sl.rel
+	for _, d := range sl.dims {
+		i += (pi[d.Set-1][d.Index] - d.Index) * d.Stride
+	}
+	if sl.proc >= 0 {
+		i += base[s.procImage(pi, int(sl.proc))]
+	}
+	return int(i)
+}
+
+// clockImages fills ci with the image of every clock under pi.
+func (s *symmetry) clockImages(pi perm, ci []int32) {
+	ci[0] = 0
+	for c := 1; c < len(s.clocks); c++ {
+		ci[c] = int32(s.slotImage(pi, &s.clocks[c], s.clkBase))
+	}
+}
+
+// apply writes pi(locs, vars, z) into outLocs, outVars, outZ; ci receives
+// the clock images.
+func (s *symmetry) apply(pi perm, locs, vars []int32, z dbm.DBM, outLocs, outVars []int32, outZ dbm.DBM, ci []int32) {
+	for p, l := range locs {
+		outLocs[s.procImage(pi, p)] = l
+	}
+	for v := range vars {
+		sl := &s.vars[v]
+		x := vars[v]
+		if sl.scalar != 0 {
+			x = pi[sl.scalar-1][x]
+		}
+		outVars[s.slotImage(pi, sl, s.varBase)] = x
+	}
+	s.clockImages(pi, ci)
+	n := z.Dim
+	for a := 0; a < n; a++ {
+		row := z.M[a*n : a*n+n]
+		out := outZ.M[int(ci[a])*n:]
+		for b, x := range row {
+			out[ci[b]] = x
+		}
+	}
+}
+
+// signature computes member i's signature of set k into s.sig[k][i].
+func (s *symmetry) signature(k, i int, locs, vars []int32, z dbm.DBM) {
+	sig := s.sig[k][i][:0]
+	n := z.Dim
+	for _, f := range s.feats[k][i] {
+		switch f.kind {
+		case fLoc:
+			sig = append(sig, locs[f.idx])
+		case fVar:
+			sig = append(sig, vars[f.idx])
+		case fSelf:
+			if vars[f.idx] == int32(i) {
+				sig = append(sig, 1)
+			} else {
+				sig = append(sig, 0)
+			}
+		case fClock:
+			x := int(f.idx)
+			sig = append(sig, int32(z.M[x*n]), int32(z.M[x]))
+			d := s.diffs[:0]
+			for y := 1; y < n; y++ {
+				if y != x {
+					d = append(d, int32(z.M[x*n+y]))
+				}
+			}
+			slices.Sort(d)
+			sig = append(sig, d...)
+			d = d[:0]
+			for y := 1; y < n; y++ {
+				if y != x {
+					d = append(d, int32(z.M[y*n+x]))
+				}
+			}
+			slices.Sort(d)
+			sig = append(sig, d...)
+			s.diffs = d
+		}
+	}
+	s.sig[k][i] = sig
+}
+
+// canon computes the representative of (locs, vars, z): it returns the
+// representative's location and variable vectors, zone and key (scratch,
+// valid until the next call) and the clock images of the permutation
+// used.
+func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.DBM, key []byte, ci []int32) {
+	// 1. signatures, 2. members sorted by them
+	type group struct{ set, from, n, base int }
+	var groups [8]group
+	ties := groups[:0]
+	s.tieBase = s.tieBase[:0]
+	combos := 1
+	for k := range s.sizes {
+		for i := range s.sizes[k] {
+			s.signature(k, i, locs, vars, z)
+		}
+		ord := s.order[k]
+		for i := range ord {
+			ord[i] = int32(i)
+		}
+		sig := s.sig[k]
+		slices.SortStableFunc(ord, func(a, b int32) int { return slices.Compare(sig[a], sig[b]) })
+		for r := 0; r < len(ord); {
+			e := r + 1
+			for e < len(ord) && slices.Equal(sig[ord[e]], sig[ord[r]]) {
+				e++
+			}
+			if m := e - r; m > 1 {
+				if f := factorial(m); combos*f <= symTieLimit {
+					combos *= f
+					ties = append(ties, group{k, r, m, len(s.tieBase)})
+					s.tieBase = append(s.tieBase, ord[r:e]...)
+				}
+			}
+			r = e
+		}
+	}
+	// 3. every ordering of the ties kept, the least state
+	first := true
+	for c := 0; c < combos; c++ {
+		x := c
+		for _, g := range ties {
+			f := factorial(g.n)
+			nthPermutation(s.order[g.set][g.from:g.from+g.n], s.tieBase[g.base:g.base+g.n], x%f, s.scratch[:0])
+			x /= f
+		}
+		for k, ord := range s.order {
+			for r, m := range ord {
+				s.pi[k][m] = int32(r)
+			}
+		}
+		s.apply(s.pi, locs, vars, z, s.locs, s.vars2, s.z, s.ci)
+		s.key = s.sys.appendKey(s.key[:0], s.locs, s.vars2)
+		if !first {
+			d := bytes.Compare(s.key, s.bestKey)
+			if d > 0 || d == 0 && slices.Compare(s.z.M, s.best.M) >= 0 {
+				continue
+			}
+		}
+		first = false
+		s.locs, s.bestLocs = s.bestLocs, s.locs
+		s.vars2, s.bestVars = s.bestVars, s.vars2
+		s.z, s.best = s.best, s.z
+		s.key, s.bestKey = s.bestKey, s.key
+		s.ci, s.bestCi = s.bestCi, s.ci
+		for k := range s.pi {
+			copy(s.bestPi[k], s.pi[k])
+		}
+	}
+	return s.bestLocs, s.bestVars, s.best, s.bestKey, s.bestCi
+}
+
+// canonPerm returns a copy of the permutation the last canon used.
+func (s *symmetry) canonPerm() perm {
+	p := make(perm, len(s.bestPi))
+	for k := range p {
+		p[k] = slices.Clone(s.bestPi[k])
+	}
+	return p
+}
+
+// nthPermutation writes the x-th permutation (in lexicographic order of
+// positions, 0 ≤ x < len(base)!) of base into dst; scratch is reused.
+func nthPermutation(dst, base []int32, x int, scratch []int32) {
+	left := append(scratch, base...)
+	for j := range dst {
+		f := factorial(len(left) - 1)
+		i := x / f
+		x %= f
+		dst[j] = left[i]
+		left = append(left[:i], left[i+1:]...)
+	}
+}
+
+func factorial(n int) int {
+	f := 1
+	for i := 2; i <= n; i++ {
+		f *= i
+	}
+	return f
+}
+
+// describeSymmetry is the part of Result.Extrapolation about symmetry.
+func describeSymmetry(sys *System, opts Options) string {
+	if len(sys.Net.Scalars) == 0 {
+		return ""
+	}
+	if opts.Hull {
+		return ", no symmetry reduction (convex hull)"
+	}
+	s, why := newSymmetry(sys)
+	if s == nil {
+		return ", no symmetry reduction (" + why + ")"
+	}
+	names := make([]string, len(sys.Net.Scalars))
+	for i, set := range sys.Net.Scalars {
+		names[i] = set.Name
+	}
+	return ", symmetry reduction over " + strings.Join(names, ", ")
+}

@@ -176,6 +176,11 @@ func (e *expander) expand(node nodeID) (StopReason, error) {
 	if err == nil {
 		err = e.err
 	}
+	if err == nil && e.reason == Completed && e.sym != nil && symCheckEvery > 0 {
+		if n := e.explored.Load(); n <= symCheckFirst || n%symCheckEvery == 0 {
+			err = e.checkSymmetry(n)
+		}
+	}
 	return e.reason, err
 }
 

@@ -133,6 +133,9 @@ type symmetry struct {
 	diffs        []int32
 	tieBase      []int32 // the tied members in sorted order, group after group
 	scratch      []int32
+	// exact is set by canon when every tie was tried: the representative
+	// is then the same for every state of the orbit.
+	exact bool
 }
 
 // newSymmetry returns the symmetry of sys, or nil and the reason why there
@@ -428,6 +431,7 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 	var groups [8]group
 	ties := groups[:0]
 	s.tieBase = s.tieBase[:0]
+	s.exact = true
 	combos := 1
 	for k := range s.sizes {
 		for i := range s.sizes[k] {
@@ -449,6 +453,8 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 					combos *= f
 					ties = append(ties, group{k, r, m, len(s.tieBase)})
 					s.tieBase = append(s.tieBase, ord[r:e]...)
+				} else {
+					s.exact = false
 				}
 			}
 			r = e

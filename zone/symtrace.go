@@ -120,7 +120,7 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 			err = perr
 		}
 		if err == nil && found == nil {
-			err = fmt.Errorf("internal error: no move of the unreduced model matches a move between representatives")
+			err = fmt.Errorf("no move of the model matches a move between symmetry representatives: the model is not symmetric in its scalar sets (a loop over a set whose effect depends on the order of its values?); check it with --symmetry off")
 		}
 		return found, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
 	"github.com/tcheck/tcheck/queries"
+	"github.com/tcheck/tcheck/queries/msc"
 )
 
 func init() { register(newReplayCmd) }
@@ -40,6 +41,8 @@ type replayDoc struct {
 	Error *struct {
 		Trace *queries.JSONRun `json:"trace"`
 	} `json:"error"`
+	// replay --trace-format json's own document
+	Traces []replayJSONTrace `json:"traces"`
 	// a bare trace
 	Steps []json.RawMessage `json:"steps"`
 }
@@ -58,6 +61,7 @@ func newReplayCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
 		modelPath string
 		sets      []string
+		traceFmt  string
 	)
 	cmd := &cobra.Command{
 		Use:   "replay TRACE.json",
@@ -72,6 +76,9 @@ E<> φ witness or the --until formula). The model is the one the document names,
 Exit codes: 0 every trace replays, 1 a trace does not, 2 unreadable input.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkTraceFormat(traceFmt, false); err != nil {
+				return usageErr(err)
+			}
 			src, err := model.ReadSource(args[0])
 			if err != nil {
 				return usageErr(err)
@@ -111,6 +118,11 @@ Exit codes: 0 every trace replays, 1 a trace does not, 2 unreadable input.`,
 					items = append(items, replayItem{what: name, run: r.Trace, query: r.Query, src: r.Formula})
 				}
 			}
+			for _, r := range doc.Traces {
+				if r.Trace != nil {
+					items = append(items, replayItem{what: r.Name, run: r.Trace, query: r.Query, src: r.Formula, until: r.Until})
+				}
+			}
 			if doc.Until != nil && doc.Until.Trace != nil {
 				items = append(items, replayItem{what: "until " + doc.Until.Formula, run: doc.Until.Trace, until: doc.Until.Formula})
 			}
@@ -121,6 +133,7 @@ Exit codes: 0 every trace replays, 1 a trace does not, 2 unreadable input.`,
 				return usageErr(fmt.Errorf("%s holds no trace (verify needs --trace --json)", args[0]))
 			}
 			failed := false
+			var outs []replayOut
 			for _, it := range items {
 				goal, err := replayGoal(m, it)
 				if err != nil {
@@ -134,12 +147,11 @@ Exit codes: 0 every trace replays, 1 a trace does not, 2 unreadable input.`,
 				if err == nil {
 					err = queries.Replay(m.net, t, goal)
 				}
-				if err != nil {
-					fmt.Fprintf(stdout, "%sreplay failed: %v\n", prefix, err)
-					failed = true
-					continue
-				}
-				fmt.Fprintf(stdout, "%sreplayed: %d transitions (%s)\n", prefix, len(t.Moves)-1, it.run.Kind)
+				outs = append(outs, replayOut{it: it, prefix: prefix, trace: t, err: err})
+				failed = failed || err != nil
+			}
+			if err := writeReplay(stdout, traceFmt, args[0], m, outs); err != nil {
+				return err
 			}
 			if failed {
 				return &exitError{code: ExitViolated, err: errors.New("")}
@@ -149,7 +161,87 @@ Exit codes: 0 every trace replays, 1 a trace does not, 2 unreadable input.`,
 	}
 	cmd.Flags().StringVar(&modelPath, "model", "", "the model file (default: the one the JSON names)")
 	cmd.Flags().StringArrayVar(&sets, "set", nil, "override a model parameter: --set name=value (repeatable; default: the JSON's parameters)")
+	cmd.Flags().StringVar(&traceFmt, "trace-format", "", "also print the replayed traces: text, json (one JSON document of the traces with edge identities), svg or html (a message sequence chart of every trace, as the only output)")
 	return cmd
+}
+
+// replayOut is the outcome of replaying one trace: the rebuilt trace (nil
+// when it could not be rebuilt) and the replay's error.
+type replayOut struct {
+	it     replayItem
+	prefix string
+	trace  *queries.Trace
+	err    error
+}
+
+type replayJSONTrace struct {
+	Name string `json:"name"`
+	// the goal of the trace's last state, as in the document read
+	Query    string           `json:"query,omitempty"`
+	Formula  string           `json:"formula,omitempty"`
+	Until    string           `json:"until,omitempty"`
+	Replayed bool             `json:"replayed"`
+	Error    string           `json:"error,omitempty"`
+	Trace    *queries.JSONRun `json:"trace,omitempty"`
+}
+
+type replayJSONDoc struct {
+	Tool    string            `json:"tool"`
+	Version string            `json:"version"`
+	Model   jsonModel         `json:"model"`
+	Traces  []replayJSONTrace `json:"traces"`
+}
+
+// writeReplay prints the outcomes: a line each, with the trace in text
+// after it (text), or one JSON document, or the charts of the traces.
+func writeReplay(w io.Writer, format, arg string, m *loadedModel, outs []replayOut) error {
+	switch {
+	case format == "json":
+		doc := replayJSONDoc{Tool: "tcheck", Version: Version, Model: jsonModel{Name: m.net.Name, File: m.file.Path}, Traces: []replayJSONTrace{}}
+		for _, p := range m.net.Params {
+			doc.Model.Parameters = append(doc.Model.Parameters, jsonParam{p.Name, p.Value})
+		}
+		for _, o := range outs {
+			jt := replayJSONTrace{Name: o.it.what, Query: o.it.query, Formula: o.it.src, Until: o.it.until, Replayed: o.err == nil}
+			if o.err != nil {
+				jt.Error = o.err.Error()
+			}
+			if o.trace != nil {
+				jt.Trace = queries.RunJSON(m.net, o.trace, o.it.run.Kind)
+			}
+			doc.Traces = append(doc.Traces, jt)
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	case isPicture(format):
+		d := &msc.Document{Title: modelHeader(m) + ": traces of " + arg}
+		for _, o := range outs {
+			s := msc.Section{Title: o.it.what}
+			if o.it.src != "" && o.it.src != o.it.what {
+				s.Title += ": " + o.it.src
+			}
+			if o.err != nil {
+				s.Notes = append(s.Notes, "replay failed: "+o.err.Error())
+			} else {
+				s.Notes = append(s.Notes, fmt.Sprintf("%s: %d transitions, replayed", o.it.run.Kind, len(o.trace.Moves)-1))
+				s.Chart = msc.FromTrace(m.net, o.trace)
+			}
+			d.Sections = append(d.Sections, s)
+		}
+		return writePicture(w, format, d)
+	}
+	for _, o := range outs {
+		if o.err != nil {
+			fmt.Fprintf(w, "%sreplay failed: %v\n", o.prefix, o.err)
+			continue
+		}
+		fmt.Fprintf(w, "%sreplayed: %d transitions (%s)\n", o.prefix, len(o.trace.Moves)-1, o.it.run.Kind)
+		if format == "text" {
+			queries.WriteTrace(w, m.net, o.trace, "    ")
+		}
+	}
+	return nil
 }
 
 // loadReplayModel loads --model, else the model the document names: its

@@ -14,6 +14,7 @@ import (
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
 	"github.com/tcheck/tcheck/queries"
+	"github.com/tcheck/tcheck/queries/msc"
 	"github.com/tcheck/tcheck/simulate"
 )
 
@@ -33,6 +34,7 @@ type simFlags struct {
 	asJSON    bool
 	stats     bool
 	maxInput  string
+	traceFmt  string
 }
 
 func newSimulateCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -69,6 +71,7 @@ expectation missed), 2 a usage or model error (a run that hits a model error).`,
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON document, with traces that tcheck replay reads")
 	fl.BoolVar(&f.stats, "stats", false, "print the wall time and transitions per second on stderr")
 	fl.StringVar(&f.maxInput, "max-input", "", "refuse model files larger than this, e.g. 64MiB (default 8MiB)")
+	fl.StringVar(&f.traceFmt, "trace-format", "", "print the runs: text (the default), json (as --json), svg or html (a message sequence chart of every reported run, as the only output)")
 	cmd.AddCommand(newSimulateMergeCmd(stdout, stderr))
 	return cmd
 }
@@ -89,6 +92,12 @@ func parseShard(s string) (i, n int, err error) {
 }
 
 func runSimulate(stdout, stderr io.Writer, arg string, f *simFlags) error {
+	if err := checkTraceFormat(f.traceFmt, f.asJSON); err != nil {
+		return usageErr(err)
+	}
+	if f.traceFmt == "json" {
+		f.asJSON = true
+	}
 	strategy, err := simulate.ParseStrategy(f.strategy)
 	if err != nil {
 		return usageErr(fmt.Errorf("--strategy: %v", err))
@@ -160,7 +169,11 @@ func runSimulate(stdout, stderr io.Writer, arg string, f *simFlags) error {
 		fmt.Fprintf(stderr, "simulate: %d runs, %d transitions in %s, %.0f transitions/s\n", res.Runs, res.Steps, el.Round(time.Millisecond), float64(res.Steps)/el.Seconds())
 	}
 	code := simCode(res)
-	if f.asJSON {
+	if isPicture(f.traceFmt) {
+		if err := writePicture(stdout, f.traceFmt, simDocument(m, f, opts, res, skipped)); err != nil {
+			return err
+		}
+	} else if f.asJSON {
 		if err := writeSimJSON(stdout, arg, m, f, opts, res, skipped, code); err != nil {
 			return err
 		}
@@ -207,14 +220,7 @@ func simCode(res *simulate.Result) int {
 }
 
 func simHeader(m *loadedModel, f *simFlags, o simulate.Options) (string, string) {
-	head := fmt.Sprintf("model %s (%s)", m.net.Name, m.file.Path)
-	if len(m.net.Params) > 0 {
-		var ps []string
-		for _, p := range m.net.Params {
-			ps = append(ps, fmt.Sprintf("%s=%d", p.Name, p.Value))
-		}
-		head += ", " + strings.Join(ps, " ")
-	}
+	head := modelHeader(m)
 	sim := fmt.Sprintf("simulate: strategy %s", o.Strategy)
 	if o.Strategy == simulate.PCT {
 		sim += fmt.Sprintf(" (depth %d)", o.PCTDepth)
@@ -299,6 +305,67 @@ func writeSimText(w io.Writer, m *loadedModel, f *simFlags, o simulate.Options, 
 		fmt.Fprintf(w, "error: %v\n", res.ReplayErr)
 	}
 	fmt.Fprintf(w, "tried %d runs, %d transitions\n", res.Runs, res.Steps)
+}
+
+// simDocument gathers the runs a hunt reports as charts: one section per
+// monitored query, the --until formula and a model error.
+func simDocument(m *loadedModel, f *simFlags, o simulate.Options, res *simulate.Result, skipped []*queries.Query) *msc.Document {
+	head, sim := simHeader(m, f, o)
+	d := &msc.Document{Title: head}
+	net := m.net
+	for _, mon := range res.Monitors {
+		q := mon.Query
+		s := msc.Section{Title: queryName(q) + ": " + q.Src}
+		v := mon.Verdict()
+		switch {
+		case mon.Found != nil:
+			kind := "witness"
+			if v == queries.Violated {
+				kind = "counterexample"
+			}
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: %s in run %d (%d transitions, concrete, replayed)", v, kind, mon.Found.Run, len(mon.Found.Trace.Moves)-1))
+			s.Chart = msc.FromTrace(net, mon.Found.Trace)
+		case q.Kind == syntax.QueryAG:
+			s.Notes = append(s.Notes, fmt.Sprintf("unknown: not violated in %d runs", res.Runs))
+		default:
+			s.Notes = append(s.Notes, fmt.Sprintf("unknown: not reached in %d runs", res.Runs))
+		}
+		if q.Expect.Given && q.Unjudged == "" && v != queries.Unknown {
+			if mon.Matches() {
+				s.Notes = append(s.Notes, "as expected")
+			} else {
+				s.Notes = append(s.Notes, "EXPECTED "+q.Expect.Raw)
+			}
+		}
+		d.Sections = append(d.Sections, s)
+	}
+	for _, q := range skipped {
+		d.Sections = append(d.Sections, msc.Section{Title: queryName(q) + ": " + q.Src, Notes: []string{"skipped: " + simulate.Monitorable(q)}})
+	}
+	if o.Until != nil {
+		s := msc.Section{Title: "until " + o.Until.Src}
+		if res.Until != nil {
+			s.Notes = append(s.Notes, fmt.Sprintf("reached in run %d (%d transitions, concrete, replayed)", res.Until.Run, len(res.Until.Trace.Moves)-1))
+			s.Chart = msc.FromTrace(net, res.Until.Trace)
+		} else {
+			s.Notes = append(s.Notes, fmt.Sprintf("not reached in %d runs", res.Runs))
+		}
+		d.Sections = append(d.Sections, s)
+	}
+	if e := res.Error; e != nil {
+		s := msc.Section{Title: fmt.Sprintf("model error in run %d", e.Run), Notes: []string{e.Err.Error(), fmt.Sprintf("trace to the error (%d transitions, concrete, replayed)", len(e.Trace.Moves)-1)}}
+		s.Chart = msc.FromTrace(net, e.Trace)
+		for _, ref := range e.FailMove {
+			s.Chart.Fail = append(s.Chart.Fail, queries.Label(net, ref))
+		}
+		d.Sections = append(d.Sections, s)
+	}
+	last := msc.Section{Title: sim, Notes: []string{fmt.Sprintf("tried %d runs, %d transitions", res.Runs, res.Steps)}}
+	if res.ReplayErr != nil {
+		last.Notes = append(last.Notes, "error: "+res.ReplayErr.Error())
+	}
+	d.Sections = append(d.Sections, last)
+	return d
 }
 
 type simJSONModel struct {

@@ -22,6 +22,7 @@ import (
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/uppaal"
 	"github.com/tcheck/tcheck/queries"
+	"github.com/tcheck/tcheck/queries/msc"
 	"github.com/tcheck/tcheck/queries/sweep"
 	"github.com/tcheck/tcheck/zone"
 )
@@ -319,6 +320,7 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 		noProgess bool
 		cpuProf   string
 		qfile     string
+		traceFmt  string
 	)
 	cmd := &cobra.Command{
 		Use:   "verify MODEL [-q NAME|FORMULA]...",
@@ -343,6 +345,15 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 					}
 				}
 				return &exitError{code: ExitUsage, err: err}
+			}
+			if err := checkTraceFormat(traceFmt, asJSON); err != nil {
+				return usageErr(err)
+			}
+			switch traceFmt {
+			case "text":
+				trace = true
+			case "json":
+				asJSON = true
 			}
 			opts, err := sf.options()
 			if err != nil {
@@ -418,7 +429,15 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			if interrupted.Load() {
 				code = ExitInterrupted
 			}
-			if asJSON {
+			if isPicture(traceFmt) {
+				d := &msc.Document{Title: modelHeader(m)}
+				for _, r := range results {
+					d.Sections = append(d.Sections, msc.ResultSection(m.net, r))
+				}
+				if err := writePicture(stdout, traceFmt, d); err != nil {
+					return err
+				}
+			} else if asJSON {
 				doc := jsonDoc{Tool: "tcheck", Version: Version, Model: jsonModel{Name: m.net.Name, File: m.file.Path, Source: args[0]}, ExitCode: code}
 				for _, p := range m.net.Params {
 					doc.Model.Parameters = append(doc.Model.Parameters, jsonParam{p.Name, p.Value})
@@ -432,15 +451,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 					return err
 				}
 			} else {
-				fmt.Fprintf(stdout, "model %s (%s)", m.net.Name, m.file.Path)
-				if len(m.net.Params) > 0 {
-					var ps []string
-					for _, p := range m.net.Params {
-						ps = append(ps, fmt.Sprintf("%s=%d", p.Name, p.Value))
-					}
-					fmt.Fprintf(stdout, ", %s", strings.Join(ps, " "))
-				}
-				fmt.Fprintln(stdout)
+				fmt.Fprintln(stdout, modelHeader(m))
 				for _, r := range results {
 					queries.WriteResult(stdout, m.net, r, trace, stats)
 				}
@@ -469,7 +480,22 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 	fl.BoolVar(&noProgess, "no-progress", false, "do not print progress on stderr")
 	fl.StringVar(&cpuProf, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	fl.StringVar(&qfile, "queries", "", "take the queries from this UPPAAL .q file instead of the model's")
+	fl.StringVar(&traceFmt, "trace-format", "", "print the traces: text (as --trace), json (as --json), svg or html (a message sequence chart of every trace, as the only output)")
 	return cmd
+}
+
+// modelHeader is the first line of the text output: the model, its file
+// and its parameters.
+func modelHeader(m *loadedModel) string {
+	head := fmt.Sprintf("model %s (%s)", m.net.Name, m.file.Path)
+	if len(m.net.Params) > 0 {
+		var ps []string
+		for _, p := range m.net.Params {
+			ps = append(ps, fmt.Sprintf("%s=%d", p.Name, p.Value))
+		}
+		head += ", " + strings.Join(ps, " ")
+	}
+	return head
 }
 
 // changesParameters reports whether the --set values differ from the

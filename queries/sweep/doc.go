@@ -44,7 +44,7 @@
 // files of a sweep's shards into the result of a single run: the union
 // ordered by index, so that Write prints exactly what a single run prints;
 // files of different sweeps, files cut off by a kill, points whose index
-// means other parameters in another file and (unless
+// means other parameters in another file, points given twice and (unless
 // MergeOptions.Partial) missing points are refused. `tcheck sweep
 // --resume`, `--out FILE.jsonl` and `tcheck sweep merge` are these
 // functions, with flags, signals and a progress bar around them.

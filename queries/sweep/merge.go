@@ -35,7 +35,9 @@ func (e *MissingError) Error() string {
 // may end in an incomplete line, a point's index must be in the sweep and
 // mean the same parameters in every file that holds it, and every point
 // must be present unless o.Partial (else the error is a *MissingError). A
-// point held by several files is taken from the first.
+// point may be given once only: two files that hold the same point are
+// overlapping shards, or the same file given twice, and which of their
+// results to keep is not for the merge to choose.
 func Merge(results []*Results, names []string, o MergeOptions) (Header, []*PointResult, error) {
 	switch {
 	case len(results) == 0:
@@ -81,9 +83,12 @@ var errNothingToMerge = errors.New("merge: no results to merge")
 type merger struct {
 	h     Header
 	byIdx map[int]*PointResult
+	from  map[int]int // the position of the file that gave each point
 }
 
-func newMerger() *merger { return &merger{byIdx: map[int]*PointResult{}} }
+func newMerger() *merger {
+	return &merger{byIdx: map[int]*PointResult{}, from: map[int]int{}}
+}
 
 // add merges the i-th of the results named names.
 func (m *merger) add(names []string, i int, res *Results) error {
@@ -105,9 +110,13 @@ func (m *merger) add(names []string, i int, res *Results) error {
 			if q.Key() != p.Key() {
 				return fmt.Errorf("%s: point %d is %s here and %s in an earlier file", path, p.Index, p.Key(), q.Key())
 			}
-			continue
+			if m.from[p.Index] == i {
+				return fmt.Errorf("%s: point %d (%s) is in the file twice", path, p.Index, p.Key())
+			}
+			return fmt.Errorf("%s: point %d (%s) is also in %s: give each shard's file once", path, p.Index, p.Key(), names[m.from[p.Index]])
 		}
 		m.byIdx[p.Index] = p
+		m.from[p.Index] = i
 	}
 	return nil
 }

@@ -72,9 +72,10 @@ func TestMergedShardsEqualTheUnshardedRun(t *testing.T) {
 }
 
 // TestMergeRefusesFilesThatDoNotMakeOneSweep merges result files of which
-// one is wrong in one respect: every case is refused with an error that
-// names the file and says what is wrong, and missing points are accepted
-// only with MergeOptions.Partial.
+// one is wrong in one respect (conflicting or duplicate points among
+// them): every case is refused with an error that names the file and says
+// what is wrong, and missing points are accepted only with
+// MergeOptions.Partial.
 func TestMergeRefusesFilesThatDoNotMakeOneSweep(t *testing.T) {
 	s := fischerSweep(t, nil)
 	ps, _ := s.Points()
@@ -112,6 +113,16 @@ func TestMergeRefusesFilesThatDoNotMakeOneSweep(t *testing.T) {
 		{"a point that means other parameters in another file", func(t *testing.T) []string {
 			return []string{file(t, "a.jsonl", h, []int{0, 1, 2}, ""), file(t, "b.jsonl", h, []int{3}, moved(1, 3))}
 		}, false, "{1}: point 1 is N=3,w=10 here and N=2,w=10 in an earlier file", nil},
+		{"a point in two files", func(t *testing.T) []string {
+			return []string{file(t, "a.jsonl", h, []int{0, 1, 2}, ""), file(t, "b.jsonl", h, []int{2, 3}, "")}
+		}, false, "{1}: point 2 (N=3,w=9) is also in {0}: give each shard's file once", nil},
+		{"the same file twice", func(t *testing.T) []string {
+			a := file(t, "a.jsonl", h, []int{0, 1, 2, 3}, "")
+			return []string{a, a}
+		}, false, "{0}: point 0 (N=2,w=9) is also in {0}", nil},
+		{"a point twice in one file", func(t *testing.T) []string {
+			return []string{file(t, "a.jsonl", h, []int{0, 1, 2, 3, 1}, "")}
+		}, false, "{0}: point 1 (N=2,w=10) is in the file twice", nil},
 		{"a point outside the sweep", func(t *testing.T) []string {
 			p := *whole[3]
 			p.Index = 4

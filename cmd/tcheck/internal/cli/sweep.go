@@ -542,7 +542,7 @@ func newSweepMergeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `Join result files (--format jsonl or json) of the shards of one sweep into the result a
 single run of the whole sweep prints: the same points in the same order, in any format.
 The files must come from the same sweep (same model, queries, grid and options); every
-point must be present unless --partial is given.`,
+point must be present, in one file only, unless --partial allows points to be missing.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := of.check(cmd); err != nil {

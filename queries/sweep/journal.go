@@ -23,7 +23,7 @@ type Journal struct {
 }
 
 // ErrOtherSweep is wrapped by the error of ResumeJournal and
-// Session.Open for a result file whose header describes another sweep
+// OpenSession for a result file whose header describes another sweep
 // (SameSweep).
 var ErrOtherSweep = errors.New("the file holds another sweep")
 

@@ -30,9 +30,24 @@
 // returns are in index order. Result files are JSON Lines: a header line
 // (Header: the sweep, with the model's SHA-256, so that results of
 // different sweeps are never mixed) and one line per point, in any order;
-// ReadResults also reads the --format json document. Resuming a sweep
-// skips the points a result file holds; merging shards orders the union by
-// index, so that Write prints exactly what a single run prints.
+// ReadResults also reads the --format json document.
+//
+// # Resuming and merging
+//
+// A Journal is a result file written as points finish, one whole line at
+// a time, so that a stopped or killed run leaves a valid file. A Session
+// (OpenSession) runs points with their results recorded in journals: its
+// Resume file's points are skipped and the new ones appended, and at the
+// end every file is rewritten in index order, so that a run resumed any
+// number of times leaves the same file as one uninterrupted run. A file of
+// another sweep is refused (ErrOtherSweep). Merge and MergeFiles join the
+// files of a sweep's shards into the result of a single run: the union
+// ordered by index, so that Write prints exactly what a single run prints;
+// files of different sweeps, files cut off by a kill, points whose index
+// means other parameters in another file, points given twice and (unless
+// MergeOptions.Partial) missing points are refused. `tcheck sweep
+// --resume`, `--out FILE.jsonl` and `tcheck sweep merge` are these
+// functions, with flags, signals and a progress bar around them.
 //
 // The core is deterministic: given a spec and the same engine, every
 // output is the same bytes except the time and memory fields (last in

@@ -321,74 +321,25 @@ type sweepRun struct {
 	interrupt <-chan os.Signal
 }
 
-// journal is a jsonl results file written as points finish.
-type journal struct {
-	path string
-	f    *os.File
-}
-
 func (r *sweepRun) run(parent context.Context, resume string, pf *plotFlags) error {
 	if parent == nil {
 		parent = context.Background()
 	}
 	total := len(r.points)
-	inRun := map[string]bool{}
-	for _, p := range r.points {
-		inRun[p.Key()] = true
+	files := sweep.Files{Resume: resume, Write: sweep.WriteOptions{Stable: r.of.stable}}
+	if r.of.format == "jsonl" {
+		files.Out = r.of.out
 	}
-	var (
-		previous []*sweep.PointResult
-		journals []*journal
-	)
-	closeAll := func() {
-		for _, j := range journals {
-			if j.f != nil {
-				j.f.Close()
-				j.f = nil
-			}
+	sess, err := sweep.OpenSession(r.spec, r.header, r.points, files)
+	if err != nil {
+		if fe := (*sweep.FileError)(nil); errors.As(err, &fe) {
+			err = fmt.Errorf("--resume %v", err)
 		}
+		return usageErr(err)
 	}
-	defer closeAll()
-	if resume != "" {
-		prev, j, err := openResume(resume, r.header)
-		if err != nil {
-			return usageErr(err)
-		}
-		for _, p := range prev {
-			if inRun[p.Key()] {
-				previous = append(previous, p)
-			}
-		}
-		journals = append(journals, j)
-	}
-	if r.of.format == "jsonl" && r.of.out != "" && !samePath(r.of.out, resume) {
-		f, err := os.Create(r.of.out)
-		if err != nil {
-			return usageErr(err)
-		}
-		j := &journal{path: r.of.out, f: f}
-		journals = append(journals, j)
-		if err := sweep.WriteHeaderLine(f, r.header); err != nil {
-			return err
-		}
-		for _, p := range sortedResults(previous) {
-			if err := sweep.WritePointLine(f, p, sweep.WriteOptions{Stable: r.of.stable}); err != nil {
-				return err
-			}
-		}
-	}
-	done := map[string]bool{}
-	for _, p := range previous {
-		done[p.Key()] = true
-	}
-	var todo []sweep.Point
-	for _, p := range r.points {
-		if !done[p.Key()] {
-			todo = append(todo, p)
-		}
-	}
-	if len(previous) > 0 {
-		fmt.Fprintf(r.stderr, "resuming: %d of %d points already done in %s\n", len(previous), total, resume)
+	defer sess.Close()
+	if len(sess.Done) > 0 {
+		fmt.Fprintf(r.stderr, "resuming: %d of %d points already done in %s\n", len(sess.Done), total, resume)
 	}
 
 	// Signals: the first stops starting points and waits for the running
@@ -407,9 +358,8 @@ func (r *sweepRun) run(parent context.Context, resume string, pf *plotFlags) err
 		mu          sync.Mutex
 		running     int
 		interrupted bool
-		writeErr    error
 	)
-	bar := r.newBar(len(todo))
+	bar := r.newBar(len(sess.Todo))
 	quit := make(chan struct{})
 	defer close(quit)
 	go func() {
@@ -466,37 +416,21 @@ func (r *sweepRun) run(parent context.Context, resume string, pf *plotFlags) err
 			running--
 			rn := running
 			mu.Unlock()
-			for _, j := range journals {
-				if err := sweep.WritePointLine(j.f, p, sweep.WriteOptions{Stable: r.of.stable}); err != nil && writeErr == nil {
-					writeErr = fmt.Errorf("%s: %v", j.path, err)
-				}
-			}
 			if bar != nil {
 				bar.Describe(fmt.Sprintf("sweep: %d running", rn))
 				bar.Add(1)
 			}
 		},
 	}
-	results := r.spec.Run(ctx, todo, opts)
+	all, err := sess.Run(ctx, opts)
 	r.clearBar(bar)
 	mu.Lock()
 	wasInterrupted := interrupted
 	mu.Unlock()
-	if writeErr != nil {
-		return writeErr
+	if err != nil {
+		return err
 	}
-	all := sortedResults(append(append([]*sweep.PointResult{}, previous...), results...))
-
-	// Rewrite the incremental files in point order (atomically).
-	closeAll()
-	for _, j := range journals {
-		if err := writeFileAtomic(j.path, func(w io.Writer) error {
-			return sweep.Write(w, "jsonl", r.header, all, total, sweep.WriteOptions{Stable: r.of.stable})
-		}); err != nil {
-			return err
-		}
-	}
-	if err := r.output(all, total, journals); err != nil {
+	if err := r.output(all, total); err != nil {
 		return err
 	}
 	if pf.file != "" && len(all) > 0 {
@@ -505,13 +439,9 @@ func (r *sweepRun) run(parent context.Context, resume string, pf *plotFlags) err
 		}
 	}
 	if wasInterrupted {
-		where := ""
-		for _, j := range journals {
-			where = j.path
-		}
 		msg := fmt.Sprintf("interrupted: %d of %d points done", len(all), total)
-		if where != "" {
-			msg += fmt.Sprintf("; resume with --resume %s", where)
+		if fs := sess.Files(); len(fs) > 0 {
+			msg += fmt.Sprintf("; resume with --resume %s", fs[len(fs)-1])
 		}
 		return &exitError{code: ExitInterrupted, err: errors.New(msg)}
 	}
@@ -519,21 +449,18 @@ func (r *sweepRun) run(parent context.Context, resume string, pf *plotFlags) err
 }
 
 // output writes the results in the chosen format to --out or stdout
-// (a jsonl --out file is one of the journals, already written).
-func (r *sweepRun) output(all []*sweep.PointResult, total int, journals []*journal) error {
+// (a jsonl --out file is a result file of the run, already written).
+func (r *sweepRun) output(all []*sweep.PointResult, total int) error {
 	wo := sweep.WriteOptions{Stable: r.of.stable}
-	stdout := r.stdout
 	switch {
 	case r.of.out == "":
-		if err := sweep.Write(stdout, r.of.format, r.header, all, total, wo); err != nil {
+		if err := sweep.Write(r.stdout, r.of.format, r.header, all, total, wo); err != nil {
 			return err
 		}
 	case r.of.format == "jsonl":
-		// Written as a journal.
+		// Written as a result file of the run.
 	default:
-		if err := writeFileAtomic(r.of.out, func(w io.Writer) error {
-			return sweep.Write(w, r.of.format, r.header, all, total, wo)
-		}); err != nil {
+		if err := sweep.WriteFile(r.of.out, r.of.format, r.header, all, total, wo); err != nil {
 			return err
 		}
 	}
@@ -541,12 +468,6 @@ func (r *sweepRun) output(all []*sweep.PointResult, total int, journals []*journ
 		fmt.Fprintln(r.stderr, sweep.Summarise(all, total))
 	}
 	return nil
-}
-
-func sortedResults(rs []*sweep.PointResult) []*sweep.PointResult {
-	out := append([]*sweep.PointResult{}, rs...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
-	return out
 }
 
 // sweepExit maps point statuses to the exit code.
@@ -566,53 +487,7 @@ func sweepExit(all []*sweep.PointResult) error {
 	return nil
 }
 
-// openResume reads a resume file (if it exists) and opens it for
-// appending; a file that does not exist is created with the header.
-func openResume(path string, h sweep.Header) ([]*sweep.PointResult, *journal, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err == nil {
-		// An empty file (created, then killed before the header was
-		// written) starts afresh.
-		if st, serr := f.Stat(); serr == nil && st.Size() == 0 {
-			f.Close()
-			err = os.ErrNotExist
-		}
-	}
-	if errors.Is(err, os.ErrNotExist) {
-		f, err := os.Create(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := sweep.WriteHeaderLine(f, h); err != nil {
-			f.Close()
-			return nil, nil, err
-		}
-		return nil, &journal{path: path, f: f}, nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	res, err := sweep.ReadResults(f)
-	if err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("--resume %s: %v", path, err)
-	}
-	if why := sweep.SameSweep(res.Header.Sweep, h.Sweep); why != "" {
-		f.Close()
-		return nil, nil, fmt.Errorf("--resume %s: the file holds another sweep (%s)", path, why)
-	}
-	// Drop an incomplete last line, then append.
-	if err := f.Truncate(res.ValidLen); err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if _, err := f.Seek(res.ValidLen, io.SeekStart); err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return res.Points, &journal{path: path, f: f}, nil
-}
-
+// samePath reports whether a and b name the same file (both non-empty).
 func samePath(a, b string) bool {
 	if a == "" || b == "" {
 		return false
@@ -620,30 +495,6 @@ func samePath(a, b string) bool {
 	aa, err1 := filepath.Abs(a)
 	bb, err2 := filepath.Abs(b)
 	return err1 == nil && err2 == nil && aa == bb
-}
-
-// writeFileAtomic writes path through a temporary file renamed over it.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 func (r *sweepRun) newBar(n int) *progressbar.ProgressBar {
@@ -691,25 +542,26 @@ func newSweepMergeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `Join result files (--format jsonl or json) of the shards of one sweep into the result a
 single run of the whole sweep prints: the same points in the same order, in any format.
 The files must come from the same sweep (same model, queries, grid and options); every
-point must be present unless --partial is given.`,
+point must be present, in one file only, unless --partial allows points to be missing.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := of.check(cmd); err != nil {
 				return usageErr(err)
 			}
-			h, all, err := mergeFiles(args, partial)
+			h, all, err := sweep.MergeFiles(args, sweep.MergeOptions{Partial: partial})
+			if me := (*sweep.MissingError)(nil); errors.As(err, &me) {
+				err = fmt.Errorf("%v; give every shard's file, or --partial", me)
+			}
 			if err != nil {
 				return usageErr(err)
 			}
 			r := &sweepRun{header: h, stdout: stdout, stderr: stderr, of: of}
 			if of.format == "jsonl" && of.out != "" {
-				if err := writeFileAtomic(of.out, func(w io.Writer) error {
-					return sweep.Write(w, "jsonl", h, all, h.Sweep.Points, sweep.WriteOptions{Stable: of.stable})
-				}); err != nil {
+				if err := sweep.WriteFile(of.out, "jsonl", h, all, h.Sweep.Points, sweep.WriteOptions{Stable: of.stable}); err != nil {
 					return err
 				}
 			}
-			if err := r.output(all, h.Sweep.Points, nil); err != nil {
+			if err := r.output(all, h.Sweep.Points); err != nil {
 				return err
 			}
 			if pf.file != "" {
@@ -730,64 +582,6 @@ point must be present unless --partial is given.`,
 	pf.register(cmd)
 	cmd.Flags().BoolVar(&partial, "partial", false, "allow points to be missing (the summary says how many)")
 	return cmd
-}
-
-// mergeFiles reads result files of one sweep and returns their header
-// (without shard) and the union of their points in index order.
-func mergeFiles(paths []string, partial bool) (sweep.Header, []*sweep.PointResult, error) {
-	var (
-		h     sweep.Header
-		byIdx = map[int]*sweep.PointResult{}
-	)
-	for i, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			return h, nil, err
-		}
-		res, err := sweep.ReadResults(f)
-		f.Close()
-		if err != nil {
-			return h, nil, fmt.Errorf("%s: %v", path, err)
-		}
-		if res.Truncated {
-			return h, nil, fmt.Errorf("%s: the last line is incomplete (was the shard killed? resume it with --resume %s)", path, path)
-		}
-		if i == 0 {
-			h = res.Header
-			h.Shard = nil
-		} else if why := sweep.SameSweep(h.Sweep, res.Header.Sweep); why != "" {
-			return h, nil, fmt.Errorf("%s and %s come from different sweeps: %s", paths[0], path, why)
-		}
-		for _, p := range res.Points {
-			if p.Index < 0 || p.Index >= h.Sweep.Points {
-				return h, nil, fmt.Errorf("%s: point %s has index %d, outside the sweep's %d points", path, p.Key(), p.Index, h.Sweep.Points)
-			}
-			if q, ok := byIdx[p.Index]; ok {
-				if q.Key() != p.Key() {
-					return h, nil, fmt.Errorf("%s: point %d is %s here and %s in an earlier file", path, p.Index, p.Key(), q.Key())
-				}
-				continue
-			}
-			byIdx[p.Index] = p
-		}
-	}
-	var all []*sweep.PointResult
-	var missing []int
-	for i := range h.Sweep.Points {
-		if p, ok := byIdx[i]; ok {
-			all = append(all, p)
-		} else {
-			missing = append(missing, i)
-		}
-	}
-	if len(missing) > 0 && !partial {
-		show := missing
-		if len(show) > 10 {
-			show = show[:10]
-		}
-		return h, nil, fmt.Errorf("%d of %d points are missing (indices %v...); give every shard's file, or --partial", len(missing), h.Sweep.Points, show)
-	}
-	return h, all, nil
 }
 
 // mergedModel finds the model of merged results, for plot overlays: the

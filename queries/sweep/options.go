@@ -26,12 +26,15 @@ type Options struct {
 	// Workers is the number of goroutines of each point's exploration
 	// (queries.Options.Workers); 0: the cores left to each point by Run.
 	Workers int
+	// NoSymmetry turns off the symmetry reduction over the model's scalar
+	// sets (queries.Options.Symmetry), which is on by default.
+	NoSymmetry bool
 	// SkipInTest: `test: false`, see SkippedInTest.
 	SkipInTest bool
 }
 
 func (o Options) check() queries.Options {
-	return queries.Options{Order: o.Order, Extrapolation: o.Extrapolation, GlobalBounds: o.GlobalBounds, FullZones: o.FullZones, Hull: o.Hull, Subsumption: o.Subsumption, Limits: o.Limits, Workers: o.Workers}
+	return queries.Options{Order: o.Order, Extrapolation: o.Extrapolation, GlobalBounds: o.GlobalBounds, FullZones: o.FullZones, Hull: o.Hull, Subsumption: o.Subsumption, Limits: o.Limits, Workers: o.Workers, Symmetry: !o.NoSymmetry}
 }
 
 // ParseBytes reads sizes like 512MB, 2GiB, 1000000.
@@ -63,6 +66,7 @@ type OptionsJSON struct {
 	GlobalBounds   bool   `json:"global_bounds"`
 	Hull           bool   `json:"hull,omitempty"`
 	Subsumption    string `json:"subsumption,omitempty"` // "alu"; absent: inclusion
+	Symmetry       string `json:"symmetry,omitempty"`    // "off"; absent: on (it acts on models with scalar sets only)
 	MaxStates      int64  `json:"max_states"`
 	Timeout        string `json:"timeout"`
 	MaxMemoryBytes uint64 `json:"max_memory_bytes"`
@@ -78,8 +82,12 @@ func (o Options) JSON() OptionsJSON {
 	if o.Subsumption != zone.Inclusion {
 		sub = o.Subsumption.String()
 	}
+	sym := ""
+	if o.NoSymmetry {
+		sym = "off"
+	}
 	return OptionsJSON{
-		Order: o.Order.String(), Extrapolation: o.Extrapolation.String(), GlobalBounds: o.GlobalBounds, Hull: o.Hull, Subsumption: sub,
+		Order: o.Order.String(), Extrapolation: o.Extrapolation.String(), GlobalBounds: o.GlobalBounds, Hull: o.Hull, Subsumption: sub, Symmetry: sym,
 		MaxStates: o.Limits.MaxStates, Timeout: t, MaxMemoryBytes: o.Limits.MaxMemory,
 	}
 }
@@ -106,6 +114,13 @@ func (j OptionsJSON) options() (Options, error) {
 		if o.Subsumption, err = zone.ParseSubsumption(j.Subsumption); err != nil {
 			return o, err
 		}
+	}
+	switch j.Symmetry {
+	case "":
+	case "off":
+		o.NoSymmetry = true
+	default:
+		return o, fmt.Errorf("symmetry %q", j.Symmetry)
 	}
 	o.Limits.MaxStates = j.MaxStates
 	if j.Timeout != "" && j.Timeout != "0" {

@@ -586,3 +586,26 @@ options: {hull: true}
 		t.Fatalf("hull lost reading the header back: %v", err)
 	}
 }
+
+// TestHeaderRecordsSymmetry checks that a result file's header says when
+// the symmetry reduction was off (absent: on, so that the headers of
+// models without scalar sets, and of earlier files, do not change), and
+// that reading it back gives the same options.
+func TestHeaderRecordsSymmetry(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		j := Options{NoSymmetry: off}.JSON()
+		if want := map[bool]string{false: "", true: "off"}[off]; j.Symmetry != want {
+			t.Fatalf("NoSymmetry=%v: header symmetry %q, want %q", off, j.Symmetry, want)
+		}
+		back, err := j.options()
+		if err != nil || back.NoSymmetry != off {
+			t.Fatalf("NoSymmetry=%v read back as %v (%v)", off, back.NoSymmetry, err)
+		}
+		if got := (Options{NoSymmetry: off}).check().Symmetry; got == off {
+			t.Fatalf("NoSymmetry=%v gives queries.Options.Symmetry=%v", off, got)
+		}
+	}
+	if _, err := (OptionsJSON{Order: "bfs", Extrapolation: "lu+", Symmetry: "maybe"}).options(); err == nil {
+		t.Fatal("a header with symmetry \"maybe\" was read")
+	}
+}

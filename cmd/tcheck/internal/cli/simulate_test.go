@@ -88,10 +88,10 @@ func TestReplay(t *testing.T) {
 		return p
 	}
 	_, sim, _ := run("simulate", fischerPath, "--set", "w=9", "-q", "mutex", "-q", "E<> P(1).cs", "--seed", "3", "--steps", "30", "--json")
-	_, ver, _ := run("verify", fischerPath, "--set", "w=9", "--trace", "--json", "--no-progress")
+	_, ver, _ := run("verify", fischerPath, "--set", "w=9", "--trace", "--json", "--no-progress", "--workers", "1")
 	_, simErr, _ := run("simulate", "testdata/simulate/overflow.yaml", "--json")
 	_, until, _ := run("simulate", fischerPath, "-q", "mutex", "--until", "P(3).cs && P(3).x > 3", "--runs", "50", "--json")
-	_, agr, _ := run("verify", "agreement-m3", "-q", "validity", "--trace", "--json", "--no-progress")
+	_, agr, _ := run("verify", "agreement-m3", "-q", "validity", "--trace", "--json", "--no-progress", "--workers", "1")
 	if !strings.Contains(sim, `"move"`) || !strings.Contains(sim, `"source"`) {
 		t.Fatalf("simulate --json lacks edge identities or the model source:\n%s", sim)
 	}

@@ -225,6 +225,7 @@ func sweepSpec(cmd *cobra.Command, arg string, sf *searchFlags, qs, grid []strin
 			o.Limits.MaxMemory = opts.Limits.MaxMemory
 		}
 		o.Subsumption = opts.Subsumption // the flag's default included: sweep files have no key for it
+		o.NoSymmetry = !opts.Symmetry    // likewise
 		o.Workers = opts.Workers
 		return spec, nil
 	}
@@ -255,7 +256,7 @@ func sweepSpec(cmd *cobra.Command, arg string, sf *searchFlags, qs, grid []strin
 	sort.Slice(set, func(i, j int) bool { return set[i].Name < set[j].Name })
 	return sweep.New(sweep.Args{
 		Model: ms, Queries: qs, Grid: sweep.Grid{g}, Where: where, Set: set,
-		Options: sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Hull: opts.Hull, Subsumption: opts.Subsumption, Limits: opts.Limits, Workers: opts.Workers},
+		Options: sweep.Options{Order: opts.Order, Extrapolation: opts.Extrapolation, GlobalBounds: opts.GlobalBounds, FullZones: opts.FullZones, Hull: opts.Hull, Subsumption: opts.Subsumption, Limits: opts.Limits, Workers: opts.Workers, NoSymmetry: !opts.Symmetry},
 	})
 }
 

@@ -136,6 +136,10 @@ type symmetry struct {
 	// exact is set by canon when every tie was tried: the representative
 	// is then the same for every state of the orbit.
 	exact bool
+	// scratch of interchangeable
+	tl, tv, tci []int32
+	tz          dbm.DBM
+	swap        perm
 }
 
 // newSymmetry returns the symmetry of sys, or nil and the reason why there
@@ -448,7 +452,7 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 			for e < len(ord) && slices.Equal(sig[ord[e]], sig[ord[r]]) {
 				e++
 			}
-			if m := e - r; m > 1 {
+			if m := e - r; m > 1 && !s.interchangeable(k, ord[r:e], locs, vars, z) {
 				if f := factorial(m); combos*f <= symTieLimit {
 					combos *= f
 					ties = append(ties, group{k, r, m, len(s.tieBase)})
@@ -493,6 +497,31 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 		}
 	}
 	return s.bestLocs, s.bestVars, s.best, s.bestKey, s.bestCi
+}
+
+// interchangeable reports whether the tied members ms of set k may be
+// ordered in any way with the same result: whether every transposition of
+// ms[0] with another member leaves the state unchanged (those
+// transpositions generate every permutation of ms). Idle processes whose
+// clocks are unconstrained are the common case: trying their m!
+// orderings would be wasted, and with this the representative stays exact
+// however many there are.
+func (s *symmetry) interchangeable(k int, ms []int32, locs, vars []int32, z dbm.DBM) bool {
+	if s.tl == nil {
+		s.tl, s.tv = make([]int32, len(locs)), make([]int32, len(vars))
+		s.tz, s.tci = dbm.New(z.Dim), make([]int32, z.Dim)
+		s.swap = identityPerm(s.sizes)
+	}
+	a := ms[0]
+	for _, b := range ms[1:] {
+		s.swap[k][a], s.swap[k][b] = b, a
+		s.apply(s.swap, locs, vars, z, s.tl, s.tv, s.tz, s.tci)
+		s.swap[k][a], s.swap[k][b] = a, b
+		if !slices.Equal(s.tl, locs) || !slices.Equal(s.tv, vars) || !slices.Equal(s.tz.M, z.M) {
+			return false
+		}
+	}
+	return true
 }
 
 // canonPerm returns a copy of the permutation the last canon used.

@@ -82,6 +82,9 @@ type Options struct {
 	// It is ignored under Hull, whose stored zones contain valuations that
 	// no visited zone does; sup/inf accumulators do not use it.
 	VisitNew bool
+	// Initial, when not nil, is the state the search starts from instead
+	// of the network's initial state (Stepper.InitialFrom).
+	Initial *Start
 }
 
 // Stats are the counters of a search. Elapsed and PeakMemory are volatile.

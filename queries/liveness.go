@@ -239,7 +239,7 @@ func checkLiveness(sys *zone.System, q *Query, opts Options) *Result {
 		r.Verdict, r.TraceErr = Error, err
 		return r
 	}
-	g, res := zone.BuildGraph(sys, zone.Options{Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones})
+	g, res := zone.BuildGraph(sys, zone.Options{Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Initial: opts.From.start()})
 	r.Stats, r.Reason, r.Extrapolation = res.Stats, res.Reason, res.Extrapolation
 	switch res.Reason {
 	case zone.Completed:
@@ -297,7 +297,7 @@ func checkLiveness(sys *zone.System, q *Query, opts Options) *Result {
 		if w.dead {
 			goal = &model.Formula{Kind: model.FDeadlock, Src: "deadlock"}
 		}
-		r.Trace, r.TraceErr = buildTrace(sys, w.moves, goal)
+		r.Trace, r.TraceErr = buildTrace(sys, opts.From, w.moves, goal)
 		if r.Trace != nil {
 			r.Trace.Cycle = w.cycle
 			switch {

@@ -58,6 +58,10 @@ type Options struct {
 	// bound); traces do not show it. deadlock is not decided under it
 	// (every state at the horizon would be one): such queries are errors.
 	Within int32
+	// horizon is the horizon clock that checkWithin adds (0: none), and
+	// horizonT its bound: liveness lets a run end where it reaches it.
+	horizon  int
+	horizonT int32
 }
 
 // Value is the answer of a sup or inf query for one expression.

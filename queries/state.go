@@ -366,6 +366,7 @@ func checkWithin(sys *zone.System, qs []*Query, opts Options) []*Result {
 	if from == nil {
 		from = InitialState(sys.Net)
 	}
+	opts.horizon, opts.horizonT = len(sys.Net.Clocks), opts.Within
 	opts.From, opts.Within = from.withClock(), 0
 	var checked []*Query
 	results := make([]*Result, len(qs))

@@ -233,3 +233,51 @@ func TestJSONTraceFromStateReplays(t *testing.T) {
 		}
 	}
 }
+
+// TestWithinLivenessIsBounded: under a horizon, A<> p asks that every run
+// reaches p within it, E[] p that some run keeps p up to it (a run may end
+// at the horizon, even where a move is enabled there), and a run that
+// reaches the horizon without p is a counterexample that says so. P(1)
+// waits with id = 1 at x = 4: it may enter cs once x > 10, and need not.
+func TestWithinLivenessIsBounded(t *testing.T) {
+	net := fischer2(t)
+	from := fischerState(t, net, `{"locations": {"P(1)": "wait", "P(2)": "A"}, "variables": {"id": 1}, "clocks": {"P(1).x": 4, "P(2).x": 0}}`)
+	cases := []struct {
+		query  string
+		within int32
+		want   Verdict
+	}{
+		{"A<> P(1).cs", 6, Violated}, // x reaches 10, not more
+		{"A<> P(1).cs", 7, Violated}, // P(1) may wait until the horizon
+		{"E[] not P(1).cs", 6, Satisfied},
+		{"E[] not P(1).cs", 7, Satisfied},
+		{"E<> P(1).cs", 7, Satisfied},
+		{"E[] P(1).wait", 100, Satisfied}, // no invariant: P(1) may wait for ever
+		{"P(1).wait --> P(1).cs", 7, Violated},
+		{"P(1).wait --> P(2).wait", 7, Violated},
+	}
+	for _, c := range cases {
+		r := Check(zone.NewSystem(net), []*Query{compileQuery(t, net, c.query)}, Options{From: from, Within: c.within})[0]
+		if r.Verdict != c.want {
+			t.Errorf("%s within %d: %v (%v), want %v", c.query, c.within, r.Verdict, r.TraceErr, c.want)
+			continue
+		}
+		if r.Trace == nil {
+			t.Errorf("%s within %d: no trace (%v)", c.query, c.within, r.TraceErr)
+			continue
+		}
+		if strings.HasPrefix(c.query, "E<>") {
+			continue
+		}
+		if r.Trace.Cycle == 0 && r.Trace.End != "the run ends here, at the time horizon (--within)" {
+			t.Errorf("%s within %d: the run ends with %q", c.query, c.within, r.Trace.End)
+		}
+		total := r.Trace.FinalDelay
+		for _, d := range r.Trace.Delays {
+			total += d
+		}
+		if r.Trace.End != "" && total != int64(c.within)*r.Trace.Den {
+			t.Errorf("%s within %d: the run ends after %s, not at the horizon", c.query, c.within, Rat(total, r.Trace.Den))
+		}
+	}
+}

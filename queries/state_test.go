@@ -281,3 +281,31 @@ func TestWithinLivenessIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestFromStateAllSearches: the sequential and the parallel search, the
+// hull, and the liveness graph all start from Options.From (from a state
+// where both processes are in cs, mutual exclusion is violated at once
+// and P(1) can never again be outside cs without leaving it).
+func TestFromStateAllSearches(t *testing.T) {
+	net := fischer2(t)
+	from := fischerState(t, net, `{"locations": {"P(1)": "cs", "P(2)": "cs"}, "variables": {"id": 2}, "clocks": {"P(1).x": 0.5, "P(2).x": 0.25}}`)
+	cases := []struct {
+		name  string
+		query string
+		opts  Options
+		want  Verdict
+	}{
+		{"sequential", "A[] not (P(1).cs and P(2).cs)", Options{Workers: 1}, Violated},
+		{"parallel", "A[] not (P(1).cs and P(2).cs)", Options{Workers: 2}, Violated},
+		{"hull", "A[] not (P(1).cs and P(2).cs)", Options{Hull: true}, Violated},
+		{"liveness graph", "E[] P(1).cs", Options{}, Satisfied},
+		{"liveness under a horizon: P(1) may stay in cs until it", "A<> P(1).A", Options{Within: 3}, Violated},
+	}
+	for _, c := range cases {
+		c.opts.From = from
+		r := Check(zone.NewSystem(net), []*Query{compileQuery(t, net, c.query)}, c.opts)[0]
+		if r.Verdict != c.want {
+			t.Errorf("%s: %s is %v (%v), want %v", c.name, c.query, r.Verdict, r.TraceErr, c.want)
+		}
+	}
+}

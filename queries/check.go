@@ -52,6 +52,21 @@ type Options struct {
 	// (zone.Options.Symmetry); traces are mapped back to runs of the
 	// model. Liveness properties explore without it.
 	Symmetry bool
+	// From, when not nil, is the state to check from instead of the
+	// initial state (see State); it must pass CheckState. Traces start
+	// from it (Trace.Start).
+	From *State
+	// Within, when positive, bounds the runs explored to those lasting at
+	// most Within time units from the start: verdicts speak about that
+	// horizon. Check adds a clock that is never reset, with the invariant
+	// h ≤ Within in every location (and Within as its extrapolation
+	// bound); traces do not show it. deadlock is not decided under it
+	// (every state at the horizon would be one): such queries are errors.
+	Within int32
+	// horizon is the horizon clock that checkWithin adds (0: none), and
+	// horizonT its bound: liveness lets a run end where it reaches it.
+	horizon  int
+	horizonT int32
 }
 
 // Value is the answer of a sup or inf query for one expression.
@@ -163,6 +178,9 @@ func (r *Result) Matches() bool {
 // query over a clock whose value exceeds the bound it was explored with is
 // explored again on its own with a larger bound (checkSup).
 func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
+	if opts.Within > 0 {
+		return checkWithin(sys, qs, opts)
+	}
 	results := make([]*Result, len(qs))
 	var plain, dead []*member
 	for i, q := range qs {
@@ -418,7 +436,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	// deadlock is decided exactly: the hull's extra valuations would add
 	// deadlocks of their own.
 	hull := opts.Hull && !deadlock
-	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Hull: hull, Workers: opts.Workers, Symmetry: opts.Symmetry}
+	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Hull: hull, Workers: opts.Workers, Symmetry: opts.Symmetry, Initial: opts.From.start()}
 	if opts.Subsumption == zone.ALU && open == len(ms) {
 		// aLU subsumption preserves the reachability of locations, data and
 		// clock constraints whose constants are in the LU bounds (the query's
@@ -555,7 +573,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		case checkModelErr != nil:
 			r.Verdict, r.Err = Error, checkModelErr
 			if !opts.NoTrace {
-				r.Trace, r.TraceErr = buildTraceTarget(sys, checkErrMoves, nil, errorMoveGuard(sys, checkErrMoves, checkModelErr.Move))
+				r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, checkErrMoves, nil, errorMoveGuard(sys, opts.From, checkErrMoves, checkModelErr.Move))
 			}
 		case checkErr != nil:
 			r.Verdict, r.TraceErr = Error, checkErr
@@ -565,7 +583,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 				r.Verdict = Violated
 			}
 			if !opts.NoTrace {
-				r.Trace, r.TraceErr = buildTrace(sys, m.found.moves, m.goal)
+				r.Trace, r.TraceErr = buildTrace(sys, opts.From, m.found.moves, m.goal)
 			}
 		case res.Reason == zone.Failed:
 			r.Verdict, r.Err = Error, res.Err
@@ -574,7 +592,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 				if err != nil {
 					r.TraceErr = err
 				} else {
-					r.Trace, r.TraceErr = buildTraceTarget(sys, moves, nil, errorMoveGuard(sys, moves, res.Err.Move))
+					r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, nil, errorMoveGuard(sys, opts.From, moves, res.Err.Move))
 				}
 			}
 		case m.sup != nil && res.Reason == zone.Completed:
@@ -593,17 +611,18 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	return res
 }
 
-// buildTrace recomputes the exact zones along moves, picks a final zone
-// where goal holds (any valuation if goal is nil), concretises the run and
-// replays it. A trace that does not replay is never returned.
-func buildTrace(sys *zone.System, moves []zone.Move, goal *model.Formula) (*Trace, error) {
-	return buildTraceTarget(sys, moves, goal, nil)
+// buildTrace recomputes the exact zones along moves from the initial
+// state (from, when not nil), picks a final zone where goal holds (any
+// valuation if goal is nil), concretises the run and replays it. A trace
+// that does not replay is never returned.
+func buildTrace(sys *zone.System, from *State, moves []zone.Move, goal *model.Formula) (*Trace, error) {
+	return buildTraceTarget(sys, from, moves, goal, nil)
 }
 
 // buildTraceTarget is buildTrace with an optional refinement of the target
 // zone (used by sup/inf to reach the extreme value).
-func buildTraceTarget(sys *zone.System, moves []zone.Move, goal *model.Formula, refine func(dbm.DBM) bool) (*Trace, error) {
-	t, entries, err := symbolicPath(sys, moves)
+func buildTraceTarget(sys *zone.System, from *State, moves []zone.Move, goal *model.Formula, refine func(dbm.DBM) bool) (*Trace, error) {
+	t, entries, err := symbolicPath(sys, from, moves)
 	if err != nil {
 		return nil, err
 	}
@@ -630,7 +649,12 @@ func buildTraceTarget(sys *zone.System, moves []zone.Move, goal *model.Formula, 
 	} else if refine != nil && !refine(target) {
 		return nil, fmt.Errorf("%w (target)", ErrNotConcretisable)
 	}
-	if err := concretise(sys, t, entries, target); err != nil {
+	if from != nil {
+		err = concretiseFrom(sys, t, entries, target, from)
+	} else {
+		err = concretise(sys, t, entries, target)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := replayTrace(sys.Net, t, goal); err != nil {
@@ -646,11 +670,11 @@ var replayTrace = Replay
 // errorMoveGuard returns a refinement of the last zone of the path to the
 // valuations where the failing move's clock guard holds, so that the trace
 // to a model error ends where the failing move is taken.
-func errorMoveGuard(sys *zone.System, moves []zone.Move, failing zone.Move) func(dbm.DBM) bool {
+func errorMoveGuard(sys *zone.System, from *State, moves []zone.Move, failing zone.Move) func(dbm.DBM) bool {
 	if failing == nil {
 		return nil
 	}
-	t, _, err := symbolicPath(sys, moves)
+	t, _, err := symbolicPath(sys, from, moves)
 	if err != nil {
 		return nil
 	}

@@ -36,6 +36,9 @@ type lasso struct {
 	cycle int
 	// end is the node the witness ends in, deadlocked when dead.
 	dead bool
+	// horizon: the witness ends where it reaches the time horizon
+	// (Options.Within), where a run may end.
+	horizon bool
 }
 
 // livenessGraph is the abstract zone graph with the formulas evaluated.
@@ -48,6 +51,19 @@ type livenessGraph struct {
 	vars    []int32
 	z       dbm.DBM
 	maximal map[int32]int8 // 0 unknown, 1 maximal, 2 not; 3 maximal by deadlock
+	// horizon is the horizon clock of Options.Within (0: none) and
+	// horizonT its bound: a run may end where it reaches the horizon.
+	horizon  int
+	horizonT int32
+}
+
+// atHorizon reports whether a run in node i can reach the time horizon.
+func (lg *livenessGraph) atHorizon(i int32) bool {
+	if lg.horizon == 0 {
+		return false
+	}
+	lg.g.Decode(i, lg.locs, lg.vars, lg.z)
+	return lg.z.At(lg.horizon, 0) >= dbm.LE(lg.horizonT)
 }
 
 func (lg *livenessGraph) holds(f *model.Formula, i int32) (bool, error) {
@@ -62,6 +78,12 @@ func (lg *livenessGraph) holds(f *model.Formula, i int32) (bool, error) {
 func (lg *livenessGraph) isMaximal(i int32) (ok, dead bool, err error) {
 	if m, done := lg.maximal[i]; done {
 		return m == 1 || m == 3, m == 3, nil
+	}
+	if lg.atHorizon(i) {
+		// a run may end at the horizon (a deadlock that time reaches
+		// the horizon in ends there too)
+		lg.maximal[i] = 1
+		return true, false, nil
 	}
 	lg.g.Decode(i, lg.locs, lg.vars, lg.z)
 	fed, err := lg.st.Deadlocked(lg.locs, lg.vars, lg.z, dbm.Federation{})
@@ -239,7 +261,7 @@ func checkLiveness(sys *zone.System, q *Query, opts Options) *Result {
 		r.Verdict, r.TraceErr = Error, err
 		return r
 	}
-	g, res := zone.BuildGraph(sys, zone.Options{Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones})
+	g, res := zone.BuildGraph(sys, zone.Options{Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Initial: opts.From.start()})
 	r.Stats, r.Reason, r.Extrapolation = res.Stats, res.Reason, res.Extrapolation
 	switch res.Reason {
 	case zone.Completed:
@@ -253,7 +275,7 @@ func checkLiveness(sys *zone.System, q *Query, opts Options) *Result {
 	lg := &livenessGraph{
 		sys: sys, g: g, checker: zone.NewChecker(sys), st: zone.NewStepper(sys),
 		locs: make([]int32, sys.NProcs), vars: make([]int32, sys.NVars), z: dbm.New(sys.Dim),
-		maximal: map[int32]int8{},
+		maximal: map[int32]int8{}, horizon: opts.horizon, horizonT: opts.horizonT,
 	}
 	var initial []int32
 	for i, n := range g.Nodes {
@@ -294,16 +316,21 @@ func checkLiveness(sys *zone.System, q *Query, opts Options) *Result {
 	}
 	if found && !opts.NoTrace {
 		var goal *model.Formula
-		if w.dead {
+		switch {
+		case w.dead:
 			goal = &model.Formula{Kind: model.FDeadlock, Src: "deadlock"}
+		case w.horizon:
+			goal = &model.Formula{Kind: model.FClock, Clock: model.ClockConstraint{I: 0, J: opts.horizon, Const: -opts.horizonT}, Src: "the horizon"}
 		}
-		r.Trace, r.TraceErr = buildTrace(sys, w.moves, goal)
+		r.Trace, r.TraceErr = buildTrace(sys, opts.From, w.moves, goal)
 		if r.Trace != nil {
 			r.Trace.Cycle = w.cycle
 			switch {
 			case w.cycle > 0:
 			case w.dead:
 				r.Trace.End = "the run ends here: no transition is possible now or after any delay"
+			case w.horizon:
+				r.Trace.End = "the run ends here, at the time horizon (--within)"
 			default:
 				r.Trace.End = "the run may stay here forever: time can pass without bound (no invariant forces a move)"
 			}
@@ -339,6 +366,7 @@ func (lg *livenessGraph) lassoFrom(from []int32, in, cyclic []bool) (*lasso, err
 		return nil, err
 	}
 	w := &lasso{moves: moves, dead: dead}
+	w.horizon = !cyclic[end] && !dead && lg.atHorizon(end)
 	if cyclic[end] {
 		cyc, err := lg.cycleFrom(end, in)
 		if err != nil {

@@ -16,19 +16,23 @@ import (
 // transition (right locations, channels matched, all broadcast receivers
 // joined, the committed rule), its guards hold, its updates and resets
 // give the next state, the target invariants hold. If goal is not nil it
-// must hold in the final state. It returns nil when the trace replays.
+// must hold in the final state. The run starts from the network's initial
+// state, or from t.Start when it is set (a run checked from a given
+// state). It returns nil when the trace replays.
 func Replay(net *model.Network, t *Trace, goal *model.Formula) error {
 	r := &replayer{net: net, env: net.NewEnv(), den: t.Den}
-	dim := len(net.Clocks)
-	locs := make([]int32, len(net.Procs))
-	for p, proc := range net.Procs {
-		locs[p] = int32(proc.Initial)
+	start := t.Start
+	if start == nil {
+		start = InitialState(net)
 	}
-	vars := make([]int32, len(net.Vars))
-	for i, v := range net.Vars {
-		vars[i] = v.Init
+	if len(start.Locs) != len(net.Procs) || len(start.Vars) != len(net.Vars) || len(start.Clocks) != len(net.Clocks) {
+		return fmt.Errorf("the start state is not a state of the model")
 	}
-	clocks := make([]int64, dim)
+	locs, vars := slices.Clone(start.Locs), slices.Clone(start.Vars)
+	clocks, ok := start.scaled(t.Den)
+	if !ok {
+		return fmt.Errorf("initial state differs from the trace (a clock value of the start state is not a multiple of 1/%d)", t.Den)
+	}
 	if err := r.checkState(locs, vars, clocks); err != nil {
 		return fmt.Errorf("initial state: %w", err)
 	}

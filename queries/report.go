@@ -119,6 +119,9 @@ func WriteTrace(w io.Writer, net *model.Network, t *Trace, indent string) {
 				fmt.Fprintf(w, "%s-> %s\n", indent, Label(net, ref))
 			}
 		}
+		if i == 0 && t.Start != nil {
+			fmt.Fprintf(w, "%s-- the run starts from the given state\n", indent)
+		}
 		fmt.Fprintf(w, "%s[%d] %s\n", indent, i, locations(net, t.Locs[i]))
 		if len(net.Clocks) > 1 {
 			fmt.Fprintf(w, "%s    clocks: %s\n", indent, clockValues(net, t.Clocks[i], t.Den))
@@ -292,6 +295,9 @@ type JSONTrace struct {
 	Cycle int `json:"cycle,omitempty"`
 	// End says why a liveness witness without a cycle ends.
 	End string `json:"end,omitempty"`
+	// Start is "given" when the run starts from a given state (verify
+	// --from: step 0 is that state) instead of the initial state.
+	Start string `json:"start,omitempty"`
 }
 
 // JSONValue is a sup/inf value in the JSON output.
@@ -350,7 +356,7 @@ func JSON(net *model.Network, r *Result, withTrace bool) JSONResult {
 	}
 	if r.Trace != nil && withTrace {
 		t := r.Trace
-		jt := &JSONTrace{Kind: "witness", FinalDelay: Rat(t.FinalDelay, t.Den), FinalClocks: clockMap(net, t.Final, t.Den), Cycle: t.Cycle, End: t.End}
+		jt := &JSONTrace{Kind: "witness", FinalDelay: Rat(t.FinalDelay, t.Den), FinalClocks: clockMap(net, t.Final, t.Den), Cycle: t.Cycle, End: t.End, Start: startField(t)}
 		if r.Verdict == Violated {
 			jt.Kind = "counterexample"
 		} else if r.Verdict == Error {

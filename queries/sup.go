@@ -246,9 +246,12 @@ func (s *supState) needsRedo() bool {
 func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool) {
 	r.Verdict = Satisfied
 	r.Values = nil
+	// From the region of a state with fractional clock values (State), a
+	// clock's extreme value bounds the one from the state itself.
+	region := opts.From != nil && !opts.From.IsPoint()
 	for i, a := range s.accs {
 		v := a.value(s.kEff[i])
-		v.Approx = approx
+		v.Approx = approx || region && a.term.Clock > 0
 		r.Values = append(r.Values, v)
 	}
 	if opts.NoTrace || approx {
@@ -258,14 +261,14 @@ func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool
 	}
 	// the witness of the first term that has one
 	for i, a := range s.accs {
-		if !a.seen {
+		if !a.seen || r.Values[i].Approx {
 			continue
 		}
 		moves, err := pathMoves(sys, a.parent, a.move)
 		if err != nil {
 			r.TraceErr = err
 		} else {
-			r.Trace, r.TraceErr = buildTraceTarget(sys, moves, s.cond, a.refiner(r.Values[i]))
+			r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, s.cond, a.refiner(r.Values[i]))
 		}
 		return
 	}

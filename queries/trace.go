@@ -8,11 +8,12 @@ import (
 	"github.com/tcheck/tcheck/zone"
 )
 
-// Trace is a run of the network from its initial state, both symbolic and
-// concrete. Concrete clock values are rationals over the common denominator
+// Trace is a run of the network from its initial state (or from Start),
+// both symbolic and concrete. Concrete clock values are rationals over the common denominator
 // Den (value = Clocks[x] / Den).
 //
-// Reading it: the run starts in States[0] with all clocks zero. For each
+// Reading it: the run starts in States[0] with all clocks zero (with the
+// clock values of Start when it is set). For each
 // i ≥ 1, time passes by Delays[i] in States[i-1], then Moves[i] is taken,
 // entering States[i] with the valuation Clocks[i]. Finally time passes by
 // FinalDelay in the last state, reaching the valuation Final, which is the
@@ -34,6 +35,9 @@ type Trace struct {
 	// End, for a liveness witness without a cycle, says why the run ends
 	// in its last state.
 	End string
+	// Start, when set, is the state the run starts from (Options.From)
+	// instead of the network's initial state.
+	Start *State
 }
 
 // ErrNotConcretisable is returned when no concrete run follows a symbolic
@@ -41,14 +45,16 @@ type Trace struct {
 var ErrNotConcretisable = errors.New("internal error: the symbolic trace has no concrete run")
 
 // symbolicPath recomputes the exact (non-extrapolated) zones along moves from
-// the initial state: entry zones (before delay) and delayed zones.
-func symbolicPath(sys *zone.System, moves []zone.Move) (t *Trace, entries []dbm.DBM, err error) {
+// the initial state (from, when not nil): entry zones (before delay) and
+// delayed zones.
+func symbolicPath(sys *zone.System, from *State, moves []zone.Move) (t *Trace, entries []dbm.DBM, err error) {
 	st := zone.NewStepper(sys)
-	t = &Trace{}
+	t = &Trace{Start: from}
 	locs := make([]int32, sys.NProcs)
 	vars := make([]int32, sys.NVars)
 	z := dbm.New(sys.Dim)
-	ok, err := st.Initial(locs, vars, z)
+	start := from.start()
+	ok, err := st.InitialFrom(start, locs, vars, z)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -57,6 +63,9 @@ func symbolicPath(sys *zone.System, moves []zone.Move) (t *Trace, entries []dbm.
 	}
 	e0 := dbm.New(sys.Dim)
 	e0.Zero()
+	if start != nil {
+		e0 = start.Zone
+	}
 	t.Moves = append(t.Moves, nil)
 	t.Locs = append(t.Locs, locs)
 	t.Vars = append(t.Vars, vars)

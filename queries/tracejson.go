@@ -34,11 +34,22 @@ type JSONRun struct {
 	FinalClocks map[string]string `json:"final_clocks"`
 	Cycle       int               `json:"cycle,omitempty"`
 	End         string            `json:"end,omitempty"`
+	// Start is "given" when step 0 is a given state (verify --from), not
+	// the initial state.
+	Start string `json:"start,omitempty"`
+}
+
+// startField is the JSON start field of t.
+func startField(t *Trace) string {
+	if t.Start != nil {
+		return "given"
+	}
+	return ""
 }
 
 // RunJSON converts t for the JSON output, with edge identities.
 func RunJSON(net *model.Network, t *Trace, kind string) *JSONRun {
-	j := &JSONRun{Kind: kind, FinalDelay: Rat(t.FinalDelay, t.Den), FinalClocks: clockMap(net, t.Final, t.Den), Cycle: t.Cycle, End: t.End}
+	j := &JSONRun{Kind: kind, FinalDelay: Rat(t.FinalDelay, t.Den), FinalClocks: clockMap(net, t.Final, t.Den), Cycle: t.Cycle, End: t.End, Start: startField(t)}
 	for i := range t.Moves {
 		s := JSONRunStep{JSONStep: JSONStep{Delay: Rat(t.Delays[i], t.Den), Edges: []EdgeLabel{}, Clocks: clockMap(net, t.Clocks[i], t.Den), Variables: map[string]int32{}}}
 		for _, ref := range t.Moves[i] {
@@ -66,9 +77,14 @@ const maxTraceDen = 1 << 40
 // select values, guard, sync and update as written), trying every edge that
 // matches a label and keeping the combination whose successor is the next
 // state of the trace. It checks the form only; Replay checks the run.
+// A run whose start is "given" starts from its step 0 (Trace.Start), which
+// the caller may replace by the state it expects.
 func (j *JSONRun) RunTrace(net *model.Network) (*Trace, error) {
 	if len(j.Steps) == 0 {
 		return nil, fmt.Errorf("the trace has no steps")
+	}
+	if j.Start != "" && j.Start != "given" {
+		return nil, fmt.Errorf("start %q: want \"given\" or nothing", j.Start)
 	}
 	// the common denominator
 	den := big.NewInt(1)
@@ -192,6 +208,9 @@ func (j *JSONRun) RunTrace(net *model.Network) (*Trace, error) {
 	}
 	if t.Final, err = scaleAll(final); err != nil {
 		return nil, err
+	}
+	if j.Start == "given" {
+		t.Start = &State{Locs: t.Locs[0], Vars: t.Vars[0], Clocks: clocks[0]}
 	}
 	// the moves
 	t.Moves = make([]zone.Move, n)

@@ -33,7 +33,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	if limits.MaxStates == 0 || limits.MaxStates > maxStates {
 		limits.MaxStates = maxStates
 	}
-	g, res := zone.BuildGraph(sys, zone.Options{Extrapolation: xp, Limits: limits, Now: opts.Now, FullZones: opts.FullZones})
+	g, res := zone.BuildGraph(sys, zone.Options{Extrapolation: xp, Limits: limits, Now: opts.Now, FullZones: opts.FullZones, Initial: opts.From.start()})
 	if res.Reason != zone.Completed {
 		return false
 	}

@@ -47,6 +47,8 @@ type expander struct {
 	// meanwhile, since extrapolation works in place.
 	visitNew bool
 	keep     dbm.DBM
+	// start is Options.Initial (nil: the initial state).
+	start *Start
 
 	out []nodeID // nodes stored by the last initial or expand call
 
@@ -80,6 +82,7 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 		visit:     visit,
 		maxStates: opts.Limits.MaxStates,
 		visitNew:  opts.VisitNew && !opts.Hull,
+		start:     opts.Initial,
 		locs:      make([]int32, sys.NProcs),
 		vars:      make([]int32, sys.NVars),
 		dlocs:     make([]int32, sys.NProcs),
@@ -144,11 +147,12 @@ func (e *expander) storeSymmetric(parent nodeID, moveIdx int32, l, vv []int32, w
 	return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
 }
 
-// initial computes, visits and stores the initial state. It returns
+// initial computes, visits and stores the initial state (or
+// Options.Initial). It returns
 // Completed to go on (also when the initial state is empty: nothing is
 // stored), Stopped or LimitStates to end, or the model's error.
 func (e *expander) initial() (StopReason, error) {
-	ok, err := e.st.Initial(e.locs, e.vars, e.exact)
+	ok, err := e.st.InitialFrom(e.start, e.locs, e.vars, e.exact)
 	if err != nil || !ok {
 		return Completed, err
 	}

@@ -124,7 +124,7 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 			}
 		}
 	}
-	ok, err := st.Initial(locs, vars, z)
+	ok, err := st.InitialFrom(opts.Initial, locs, vars, z)
 	if err != nil {
 		res.Err = err.(*ModelError)
 		return finish(Failed)

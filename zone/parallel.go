@@ -249,7 +249,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 
 	init := newExp()
 	if init.sym != nil {
-		shared.graph.sym = &symTrace{extrap: opts.Extrapolation}
+		shared.graph.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial}
 	}
 	r, err := init.initial()
 	if err != nil || r != Completed {

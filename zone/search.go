@@ -86,6 +86,9 @@ type Options struct {
 	// It is ignored under Hull, whose stored zones contain valuations that
 	// no visited zone does; sup/inf accumulators do not use it.
 	VisitNew bool
+	// Initial, when not nil, is the state the search starts from instead
+	// of the network's initial state (Stepper.InitialFrom).
+	Initial *Start
 }
 
 // Stats are the counters of a search. Elapsed and PeakMemory are volatile.
@@ -161,7 +164,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	mem := newMemSampler()
 	e := newExpander(sys, passed.graph, opts, sub == ALU, passed, visit)
 	if e.sym != nil {
-		passed.graph.sym = &symTrace{extrap: opts.Extrapolation}
+		passed.graph.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial}
 	}
 	if e.alu {
 		// The extrapolator computes the bounds of the location vector

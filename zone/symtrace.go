@@ -12,6 +12,7 @@ import (
 // search, which concretePath repeats.
 type symTrace struct {
 	extrap Extrapolation
+	start  *Start // Options.Initial
 }
 
 // TraceMoves returns the moves from an initial state to parent, then last
@@ -144,7 +145,7 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 
 	// the initial state
 	init := newSymState(s)
-	ok, err := st.Initial(init.locs, init.vars, init.z)
+	ok, err := st.InitialFrom(parent.g.sym.start, init.locs, init.vars, init.z)
 	if err != nil || !ok {
 		return nil, fmt.Errorf("internal error: the initial state of a trace is empty (%v)", err)
 	}

@@ -99,7 +99,7 @@ func shellWords(s string) ([]string, bool) {
 	}
 	for _, w := range words {
 		// placeholders of the docs' synopses and generic file names
-		if w == "MODEL" || w == "FILE..." || w == "FILE.sweep.yaml" || strings.HasPrefix(w, "model.") || w == "models/" || w == "[flags]" {
+		if w == "MODEL" || w == "FILE..." || w == "FILE.sweep.yaml" || strings.HasPrefix(w, "model.") || w == "models/" || w == "[flags]" || strings.HasPrefix(w, "TRACE.json") {
 			return nil, false
 		}
 	}

@@ -62,6 +62,7 @@ func newReplayCmd(stdout, stderr io.Writer) *cobra.Command {
 		modelPath string
 		sets      []string
 		traceFmt  string
+		from      string
 	)
 	cmd := &cobra.Command{
 		Use:   "replay TRACE.json",
@@ -72,6 +73,8 @@ it with the concrete semantics (queries.Replay, the replay that gates verify's v
 every delay and every move must be allowed, every state must be the one written, and the last
 state must satisfy the property the trace witnesses (¬φ for an A[] φ counterexample, φ for an
 E<> φ witness or the --until formula). The model is the one the document names, or --model.
+A trace of verify --from starts from its given state (its "start" is "given") instead of the
+initial state; --from STATE makes replay check that this start is STATE.
 
 Exit codes: 0 every trace replays, 1 a trace does not, 2 unreadable input.`,
 		Args: cobra.ExactArgs(1),
@@ -100,6 +103,12 @@ Exit codes: 0 every trace replays, 1 a trace does not, 2 unreadable input.`,
 			m, err := loadReplayModel(args[0], modelPath, doc.Model.Source, doc.Model.File, ov)
 			if err != nil {
 				return usageErr(err)
+			}
+			var start *queries.State
+			if from != "" {
+				if start, err = readFrom(m.net, from); err != nil {
+					return usageErr(err)
+				}
 			}
 			var items []replayItem
 			if len(doc.Steps) > 0 {
@@ -144,6 +153,13 @@ Exit codes: 0 every trace replays, 1 a trace does not, 2 unreadable input.`,
 					prefix = it.what + ": "
 				}
 				t, err := it.run.RunTrace(m.net)
+				if err == nil && start != nil {
+					if t.Start == nil {
+						err = fmt.Errorf("the trace starts from the initial state, not from %s", from)
+					} else {
+						t.Start = start
+					}
+				}
 				if err == nil {
 					err = queries.Replay(m.net, t, goal)
 				}
@@ -162,6 +178,7 @@ Exit codes: 0 every trace replays, 1 a trace does not, 2 unreadable input.`,
 	cmd.Flags().StringVar(&modelPath, "model", "", "the model file (default: the one the JSON names)")
 	cmd.Flags().StringArrayVar(&sets, "set", nil, "override a model parameter: --set name=value (repeatable; default: the JSON's parameters)")
 	cmd.Flags().StringVar(&traceFmt, "trace-format", "", "also print the replayed traces: text, json (one JSON document of the traces with edge identities), svg or html (a message sequence chart of every trace, as the only output)")
+	cmd.Flags().StringVar(&from, "from", "", "the state the traces must start from (as verify --from: a state document or TRACE.json#N)")
 	return cmd
 }
 

@@ -321,6 +321,8 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 		cpuProf   string
 		qfile     string
 		traceFmt  string
+		from      string
+		within    int64
 	)
 	cmd := &cobra.Command{
 		Use:   "verify MODEL [-q NAME|FORMULA]...",
@@ -384,6 +386,26 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			if err != nil {
 				return usageErr(err)
 			}
+			if from != "" {
+				if opts.From, err = readFrom(m.net, from); err != nil {
+					return usageErr(err)
+				}
+			}
+			if cmd.Flags().Changed("within") {
+				if within < 1 || within > maxWithin {
+					return usageErr(fmt.Errorf("--within: %d is not a horizon (a whole number of time units from 1 to %d)", within, maxWithin))
+				}
+				opts.Within = int32(within)
+			}
+			if opts.From != nil || opts.Within > 0 {
+				// the model's expectations are about its initial state
+				// and unbounded runs: from another state or up to a
+				// horizon, a violated property is reported as such
+				// (exit 1), whatever the model expects
+				for _, q := range qlist {
+					q.Expect = queries.Expectation{}
+				}
+			}
 			if changesParameters(m.file, ov) {
 				// expectations written for the file's parameters do not
 				// apply at others (docs/queries.md, Expectations)
@@ -438,7 +460,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 					return err
 				}
 			} else if asJSON {
-				doc := jsonDoc{Tool: "tcheck", Version: Version, Model: jsonModel{Name: m.net.Name, File: m.file.Path, Source: args[0]}, ExitCode: code}
+				doc := jsonDoc{Tool: "tcheck", Version: Version, Model: jsonModel{Name: m.net.Name, File: m.file.Path, Source: args[0]}, ExitCode: code, From: from, Within: int64(opts.Within)}
 				for _, p := range m.net.Params {
 					doc.Model.Parameters = append(doc.Model.Parameters, jsonParam{p.Name, p.Value})
 				}
@@ -452,6 +474,9 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 				}
 			} else {
 				fmt.Fprintln(stdout, modelHeader(m))
+				if line := startLine(from, opts.Within); line != "" {
+					fmt.Fprintln(stdout, line)
+				}
 				for _, r := range results {
 					queries.WriteResult(stdout, m.net, r, trace, stats)
 				}
@@ -481,6 +506,8 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 	fl.StringVar(&cpuProf, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	fl.StringVar(&qfile, "queries", "", "take the queries from this UPPAAL .q file instead of the model's")
 	fl.StringVar(&traceFmt, "trace-format", "", "print the traces: text (as --trace), json (as --json), svg or html (a message sequence chart of every trace, as the only output)")
+	fl.StringVar(&from, "from", "", "check from this state instead of the initial one: a JSON state document (docs/state.schema.json) or a step of a JSON trace, TRACE.json#N (TRACE.json#QUERY:N when it holds several)")
+	fl.Int64Var(&within, "within", 0, "explore only the runs of at most this many time units from the start: the verdicts speak about that horizon")
 	return cmd
 }
 
@@ -496,6 +523,44 @@ func modelHeader(m *loadedModel) string {
 		head += ", " + strings.Join(ps, " ")
 	}
 	return head
+}
+
+// maxWithin is the largest --within: a clock constant.
+const maxWithin = 1 << 28
+
+// readFrom reads the state of --from: a state document, or FILE#N (or
+// FILE#QUERY:N), step N of a trace in a JSON document.
+func readFrom(net *model.Network, arg string) (*queries.State, error) {
+	path, sel := arg, ""
+	if i := strings.LastIndexByte(arg, '#'); i >= 0 {
+		if _, err := os.Stat(arg); err != nil {
+			path, sel = arg[:i], arg[i+1:]
+		}
+	}
+	src, err := model.ReadSource(path)
+	if err != nil {
+		return nil, fmt.Errorf("--from: %w", err)
+	}
+	if sel != "" {
+		return queries.ReadTraceState(net, path, src, sel)
+	}
+	return queries.ReadState(net, path, src)
+}
+
+// startLine says where the exploration starts and how far it looks, for
+// the text output ("" for the initial state without a horizon).
+func startLine(from string, within int32) string {
+	var parts []string
+	if from != "" {
+		parts = append(parts, "from the state "+from)
+	}
+	if within > 0 {
+		parts = append(parts, fmt.Sprintf("within %d time units: the verdicts speak about runs of at most %d time units", within, within))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, ", ")
 }
 
 // changesParameters reports whether the --set values differ from the
@@ -547,9 +612,13 @@ type jsonModel struct {
 }
 
 type jsonDoc struct {
-	Tool     string               `json:"tool"`
-	Version  string               `json:"version"`
-	Model    jsonModel            `json:"model"`
+	Tool    string    `json:"tool"`
+	Version string    `json:"version"`
+	Model   jsonModel `json:"model"`
+	// From and Within are verify --from and --within: the verdicts speak
+	// about the runs from that state, up to that horizon.
+	From     string               `json:"from,omitempty"`
+	Within   int64                `json:"within,omitempty"`
 	Results  []queries.JSONResult `json:"results"`
 	ExitCode int                  `json:"exit_code"`
 	Error    string               `json:"error,omitempty"`

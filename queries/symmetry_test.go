@@ -22,7 +22,8 @@ func TestSymmetryKeepsVerdicts(t *testing.T) {
 	type instance struct {
 		path   string
 		set    map[string]int64
-		reduce bool // the reduction must store fewer states
+		reduce bool   // the reduction must store fewer states
+		from   string // a state document to start from (--from)
 	}
 	var cases []instance
 	for _, pat := range []string{"testdata/semantics/scalar-*.yaml", "../testdata/scalar-*.yaml"} {
@@ -35,8 +36,11 @@ func TestSymmetryKeepsVerdicts(t *testing.T) {
 		t.Fatalf("only %d models with scalar sets", len(cases))
 	}
 	cases = append(cases,
-		instance{"testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 5}, true},
-		instance{"testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 6, "k": 3}, true})
+		instance{"testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 5}, true, ""},
+		instance{"testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 6, "k": 3}, true, ""},
+		// a start that no permutation maps to the initial state: traces
+		// through representatives must start from it
+		instance{"testdata/semantics/scalar-fischer.yaml", nil, false, "../testdata/states/scalar-fischer-wait.json"})
 	configs := []struct {
 		name string
 		opts Options
@@ -53,13 +57,26 @@ func TestSymmetryKeepsVerdicts(t *testing.T) {
 		for k, v := range tc.set {
 			name += "," + k + "=" + strconv.FormatInt(v, 10)
 		}
+		if tc.from != "" {
+			name += ",from=" + filepath.Base(tc.from)
+		}
 		t.Run(name, func(t *testing.T) {
 			f, net := loadModel(t, tc.path, tc.set)
 			qs, err := FromFile(net, f, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.reduce {
+			var from *State
+			if tc.from != "" {
+				src, err := model.ReadSource(tc.from)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if from, err = ReadState(net, tc.from, src); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.reduce || tc.from != "" {
 				// witnesses and counterexamples through states where
 				// several processes have moved, so that the path through
 				// representatives permutes them on the way
@@ -84,6 +101,7 @@ func TestSymmetryKeepsVerdicts(t *testing.T) {
 				}
 			}
 			for _, c := range configs {
+				c.opts.From = from
 				off := checkAll(t, net, qs, c.opts)
 				on := c.opts
 				on.Symmetry = true

@@ -23,6 +23,7 @@ func TestSymmetryCheck(t *testing.T) {
 		{"../queries/testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 4}, true},
 		{"../queries/testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 5, "k": 3}, true},
 		{"../queries/testdata/semantics/scalar-select-chan.yaml", nil, true},
+		{"../queries/testdata/semantics/scalar-pools.yaml", nil, true},
 		{"testdata/scalar-order-dependent.yaml", nil, false},
 	} {
 		t.Run(tc.path, func(t *testing.T) {

@@ -22,10 +22,13 @@ import (
 //
 //  1. each member i of a set gets a signature that no permutation changes
 //     relative to i: the location and the non-scalar local variables of
-//     the process whose only scalar argument is i, the slots of global
-//     arrays indexed by i alone, whether a scalar value there equals i,
-//     and for the clocks that belong to i their bounds against 0 and the
-//     sorted multisets of their differences with the other clocks;
+//     the process whose only scalar argument is i, the sorted signatures
+//     of the processes of a family with several scalar parameters whose
+//     parameter of this set is i (a pool of automata per process), the
+//     slots of global arrays indexed by i alone, whether a scalar value
+//     there equals i, and for the clocks that belong to i their bounds
+//     against 0 and the sorted multisets of their differences with the
+//     other clocks;
 //  2. the members are sorted by signature, which fixes π up to the
 //     members with equal signatures;
 //  3. if the orderings of those ties are few (symTieLimit), every one is
@@ -101,6 +104,7 @@ const (
 	fVar          // the value of variable idx
 	fSelf         // whether the scalar variable idx holds the member
 	fClock        // the bounds and sorted differences of clock idx
+	fGroup        // the sorted signatures of the processes of group idx
 )
 
 // symmetry is the action of the permutations of a system's scalar sets.
@@ -118,6 +122,11 @@ type symmetry struct {
 	clocks   []symSlot // index 0 is the reference clock (never moves)
 
 	feats [][][]feature // [set][member]
+	// groups are the processes of a family with several scalar
+	// parameters that share one member (fGroup); procFeats their
+	// features.
+	groups    [][]int32
+	procFeats [][]feature
 
 	// scratch
 	locs, vars2  []int32
@@ -131,6 +140,7 @@ type symmetry struct {
 	pi           perm
 	bestPi       perm
 	diffs        []int32
+	gsig         [][]int32
 	tieBase      []int32 // the tied members in sorted order, group after group
 	scratch      []int32
 	// exact is set by canon when every tie was tried: the representative
@@ -271,7 +281,6 @@ func blockLen(slots []symSlot, p int32) int {
 // buildFeatures lists each member's signature features (see the comment
 // at the top): the same kinds in the same order for every member of a set.
 func (s *symmetry) buildFeatures() {
-	net := s.sys.Net
 	s.feats = make([][][]feature, len(s.sizes))
 	for k, n := range s.sizes {
 		s.feats[k] = make([][]feature, n)
@@ -279,29 +288,42 @@ func (s *symmetry) buildFeatures() {
 	for _, ps := range s.famProcs {
 		for _, p := range ps {
 			args := s.procArgs[p]
-			if len(args) != 1 {
-				continue
+			if len(args) == 1 {
+				k, i := args[0].Set-1, args[0].Value
+				s.feats[k][i] = append(s.feats[k][i], s.localFeatures(p, k)...)
 			}
-			k, i := args[0].Set-1, args[0].Value
-			f := append(s.feats[k][i], feature{fLoc, p})
-			for v := range s.vars {
-				sl := &s.vars[v]
-				if sl.proc != p || len(sl.dims) > 0 {
-					continue
-				}
-				switch sl.scalar {
-				case 0:
-					f = append(f, feature{fVar, int32(v)})
-				case k + 1:
-					f = append(f, feature{fSelf, int32(v)})
-				}
+		}
+		// A family with several scalar parameters (Broadcast(id, k) with
+		// id and k of two sets): member i of a set that one parameter
+		// ranges over gets the multiset of the signatures of its
+		// processes (sorted, so that the other sets' permutations do not
+		// change it).
+		args := s.procArgs[ps[0]]
+		if len(args) < 2 {
+			continue
+		}
+		for a, arg := range args {
+			k := arg.Set - 1
+			if countSet(args, arg.Set) > 1 {
+				continue // two parameters of one set: left to the ties
 			}
-			for c := 1; c < len(s.clocks); c++ {
-				if sl := &s.clocks[c]; sl.proc == p && len(sl.dims) == 0 {
-					f = append(f, feature{fClock, int32(c)})
-				}
+			groups := make([][]int32, s.sizes[k])
+			for _, p := range ps {
+				v := s.procArgs[p][a].Value
+				groups[v] = append(groups[v], p)
 			}
-			s.feats[k][i] = f
+			for i, g := range groups {
+				s.feats[k][i] = append(s.feats[k][i], feature{fGroup, int32(len(s.groups))})
+				s.groups = append(s.groups, g)
+			}
+		}
+	}
+	s.procFeats = make([][]feature, len(s.procFam))
+	for _, g := range s.groups {
+		for _, p := range g {
+			if s.procFeats[p] == nil {
+				s.procFeats[p] = s.localFeatures(p, -1)
+			}
 		}
 	}
 	for v := range s.vars {
@@ -323,7 +345,41 @@ func (s *symmetry) buildFeatures() {
 			s.feats[k][i] = append(s.feats[k][i], feature{fClock, int32(c)})
 		}
 	}
-	_ = net
+}
+
+// localFeatures lists the signature features of process p: its location,
+// its local variables (whether one of set k holds the member, for k ≥ 0),
+// its local clocks.
+func (s *symmetry) localFeatures(p int32, k int) []feature {
+	f := []feature{{fLoc, p}}
+	for v := range s.vars {
+		sl := &s.vars[v]
+		if sl.proc != p || len(sl.dims) > 0 {
+			continue
+		}
+		switch {
+		case sl.scalar == 0:
+			f = append(f, feature{fVar, int32(v)})
+		case k >= 0 && sl.scalar == k+1:
+			f = append(f, feature{fSelf, int32(v)})
+		}
+	}
+	for c := 1; c < len(s.clocks); c++ {
+		if sl := &s.clocks[c]; sl.proc == p && len(sl.dims) == 0 {
+			f = append(f, feature{fClock, int32(c)})
+		}
+	}
+	return f
+}
+
+func countSet(args []model.ScalarArg, set int) int {
+	n := 0
+	for _, a := range args {
+		if a.Set == set {
+			n++
+		}
+	}
+	return n
 }
 
 // procImage returns the process p moves to under pi.
@@ -387,42 +443,67 @@ func (s *symmetry) apply(pi perm, locs, vars []int32, z dbm.DBM, outLocs, outVar
 // signature computes member i's signature of set k into s.sig[k][i].
 func (s *symmetry) signature(k, i int, locs, vars []int32, z dbm.DBM) {
 	sig := s.sig[k][i][:0]
-	n := z.Dim
 	for _, f := range s.feats[k][i] {
-		switch f.kind {
-		case fLoc:
-			sig = append(sig, locs[f.idx])
-		case fVar:
-			sig = append(sig, vars[f.idx])
-		case fSelf:
-			if vars[f.idx] == int32(i) {
-				sig = append(sig, 1)
-			} else {
-				sig = append(sig, 0)
+		if f.kind != fGroup {
+			sig = s.appendFeature(sig, f, i, locs, vars, z)
+			continue
+		}
+		g := s.groups[f.idx]
+		for len(s.gsig) < len(g) {
+			s.gsig = append(s.gsig, nil)
+		}
+		local := s.gsig[:len(g)]
+		for j, p := range g {
+			local[j] = local[j][:0]
+			for _, pf := range s.procFeats[p] {
+				local[j] = s.appendFeature(local[j], pf, -1, locs, vars, z)
 			}
-		case fClock:
-			x := int(f.idx)
-			sig = append(sig, int32(z.M[x*n]), int32(z.M[x]))
-			d := s.diffs[:0]
-			for y := 1; y < n; y++ {
-				if y != x {
-					d = append(d, int32(z.M[x*n+y]))
-				}
-			}
-			slices.Sort(d)
-			sig = append(sig, d...)
-			d = d[:0]
-			for y := 1; y < n; y++ {
-				if y != x {
-					d = append(d, int32(z.M[y*n+x]))
-				}
-			}
-			slices.Sort(d)
-			sig = append(sig, d...)
-			s.diffs = d
+		}
+		slices.SortFunc(local, slices.Compare)
+		for _, l := range local {
+			sig = append(sig, int32(len(l)))
+			sig = append(sig, l...)
 		}
 	}
 	s.sig[k][i] = sig
+}
+
+// appendFeature appends the value of feature f for member i.
+func (s *symmetry) appendFeature(sig []int32, f feature, i int, locs, vars []int32, z dbm.DBM) []int32 {
+	n := z.Dim
+	switch f.kind {
+	case fLoc:
+		sig = append(sig, locs[f.idx])
+	case fVar:
+		sig = append(sig, vars[f.idx])
+	case fSelf:
+		if vars[f.idx] == int32(i) {
+			sig = append(sig, 1)
+		} else {
+			sig = append(sig, 0)
+		}
+	case fClock:
+		x := int(f.idx)
+		sig = append(sig, int32(z.M[x*n]), int32(z.M[x]))
+		d := s.diffs[:0]
+		for y := 1; y < n; y++ {
+			if y != x {
+				d = append(d, int32(z.M[x*n+y]))
+			}
+		}
+		slices.Sort(d)
+		sig = append(sig, d...)
+		d = d[:0]
+		for y := 1; y < n; y++ {
+			if y != x {
+				d = append(d, int32(z.M[y*n+x]))
+			}
+		}
+		slices.Sort(d)
+		sig = append(sig, d...)
+		s.diffs = d
+	}
+	return sig
 }
 
 // canon computes the representative of (locs, vars, z): it returns the

@@ -1,0 +1,5 @@
+/*
+[q1] The model's own query q1 (the region-graph reference (package refcheck) agrees).
+EXPECT: violated
+*/
+E<> Controller.fail

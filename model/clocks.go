@@ -95,13 +95,6 @@ func (c *compiler) clockConstraints(cx *ctx, x syntax.Expr, inv bool) ([]ClockCo
 			}
 			continue
 		}
-		if inv {
-			for _, cn := range cs {
-				if cn.I == 0 {
-					return nil, nil, c.errAt(k.Position(), "invariant %s is a lower bound on a clock: invariants may only bound clocks from above (x <= c, x < c)", exprString(k))
-				}
-			}
-		}
 		cc = append(cc, cs...)
 	}
 	return cc, data, nil

@@ -271,7 +271,9 @@ func (r *runner) checkInitial() error {
 			if err != nil {
 				return err
 			}
-			if c.J == 0 && (v < 0 || (c.Strict && v == 0)) {
+			// every clock is 0: x_I − x_J = 0 must be ≺ v (an upper bound,
+			// a lower bound or a diagonal alike)
+			if v < 0 || (c.Strict && v == 0) {
 				return fmt.Errorf("the initial state violates the invariant of %s.%s", proc.Name, l.Name)
 			}
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/tcheck/tcheck/model"
 )
 
-//go:embed timeout.yaml agreement.yaml mutants/*.yaml
+//go:embed timeout.yaml agreement.yaml agreement-scalar.yaml mutants/*.yaml
 var files embed.FS
 
 // Model describes a bundled model.
@@ -30,6 +30,7 @@ type Model struct {
 var bases = []Model{
 	{Name: "timeout", Title: "the timeout task of Attiya et al. (Hendriks, FORMATS 2005, Sect. 4)"},
 	{Name: "agreement", Title: "the abstract agreement algorithm of Attiya et al. (Hendriks, FORMATS 2005, Sect. 5)"},
+	{Name: "agreement-scalar", Title: "the agreement model with the process identities as a scalar set, for symmetry reduction (same answers)"},
 }
 
 // mutant is a mutant file: a patch over a base model.

@@ -33,8 +33,8 @@ func compile(t *testing.T, name string, overrides map[string]int64) (*model.File
 // replacements apply (Source fails when one does not occur exactly once).
 func TestEveryModelLoads(t *testing.T) {
 	all := All()
-	if len(all) != 12 {
-		t.Errorf("%d bundled models, want 2 bases and 10 variants", len(all))
+	if len(all) != 13 {
+		t.Errorf("%d bundled models, want 3 bases and 10 variants", len(all))
 	}
 	for _, m := range all {
 		t.Run(m.Name, func(t *testing.T) {

@@ -20,7 +20,11 @@ import (
 // taken: u satisfies the move's clock guards, lies in the zone of state
 // i−1 and agrees with e on the clocks the move does not reset. Such a u
 // always exists because the zones are exact (forward) images: e is in the
-// image of the zone of state i−1 under move i. Each point is found
+// image of the zone of state i−1 under move i. With stopwatches the delay
+// line of state i moves only its running clocks, and the zones are
+// over-approximations (dbm.UpStopped): then no such u may exist, and the
+// error (ErrNotConcretisable) makes the verdict unknown (confirmStopwatch),
+// not an internal error. Each point is found
 // coordinate by coordinate (see ratPoint), which cannot get stuck on a
 // closed DBM: path consistency makes a system of difference constraints
 // decomposable, so any value in a coordinate's interval given the others

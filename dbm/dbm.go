@@ -290,6 +290,49 @@ func (d DBM) Up() {
 	}
 }
 
+// UpStopped applies the delay operator of a stopwatch automaton in which
+// the clocks i with stopped[i] set do not advance (rate 0) and the others
+// do (rate 1): d becomes the smallest zone containing {v + δ·r | v ∈ d,
+// δ ≥ 0}, r_i = 0 for a stopped clock, 1 for a running one (Cassez,
+// Larsen, "The impressive power of stopwatches", CONCUR 2000). It frees the
+// bounds x_i − x_j with x_i running and x_j stopped or the reference clock
+// 0; every other difference does not grow along r and keeps its bound.
+//
+// The set of delayed valuations is a polyhedron that need not be a zone
+// (x = 0 ∧ 0 ≤ y ≤ z ≤ 1 with y stopped gives z − x ≥ y), so the result
+// over-approximates it; it is its tightest zone: each kept bound is the
+// supremum of x_i − x_j over d (d is closed), reached at δ = 0, and each
+// freed difference grows without bound. With no clock stopped this is Up;
+// with every clock stopped, d is unchanged.
+//
+// Precondition: d is closed and non-empty, len(stopped) ≥ d.Dim
+// (stopped[0] is ignored) (checked in debug builds: closure).
+// Postcondition: d is closed (the bounds of a set's differences satisfy
+// the triangle inequality) (checked in debug builds).
+func (d DBM) UpStopped(stopped []bool) {
+	n := d.Dim
+	m := d.M
+	stopped = stopped[:n]
+	if debug {
+		d.check("UpStopped (before)")
+	}
+	for i := 1; i < n; i++ {
+		if stopped[i] {
+			continue
+		}
+		row := m[i*n : i*n+n]
+		row[0] = LTInf
+		for j := 1; j < n; j++ {
+			if stopped[j] {
+				row[j] = LTInf
+			}
+		}
+	}
+	if debug {
+		d.check("UpStopped")
+	}
+}
+
 // UpBounded applies the delay operator and then the upper bounds
 // x_i − 0 ≺ upper[i] (an invariant made only of clock upper bounds), in
 // O(Dim²) instead of one O(Dim²) Constrain per bound. Because d already

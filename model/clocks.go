@@ -63,10 +63,24 @@ func (c *compiler) mentionsClock(cx *ctx, x syntax.Expr) bool {
 // conjunctions; each conjunct that mentions a clock must be a comparison of
 // a clock or a clock difference with a data expression. In an invariant a
 // clock may only be bounded from above (x < e, x <= e) or by a diagonal.
-func (c *compiler) clockConstraints(cx *ctx, x syntax.Expr, inv bool) ([]ClockConstraint, *cexpr, error) {
+//
+// rates is nil for a guard; for an invariant it collects the clock rates
+// (conjuncts x' == e, UPPAAL's stopwatches).
+func (c *compiler) clockConstraints(cx *ctx, x syntax.Expr, rates *[]ClockRate) ([]ClockConstraint, *cexpr, error) {
+	inv := rates != nil
 	var cc []ClockConstraint
 	var data *cexpr
 	for _, k := range conjuncts(x, nil) {
+		if inv {
+			if b, rx, val := rateConjunct(k); rx != nil {
+				r, err := c.rate(cx, k, b, rx, val)
+				if err != nil {
+					return nil, nil, err
+				}
+				*rates = append(*rates, r)
+				continue
+			}
+		}
 		if !c.mentionsClock(cx, k) {
 			d, err := c.data(cx, k)
 			if err != nil {
@@ -98,6 +112,66 @@ func (c *compiler) clockConstraints(cx *ctx, x syntax.Expr, inv bool) ([]ClockCo
 		cc = append(cc, cs...)
 	}
 	return cc, data, nil
+}
+
+// rateConjunct recognises x' == e and e == x' (rx is nil otherwise).
+func rateConjunct(k syntax.Expr) (b *syntax.BinaryExpr, rx *syntax.RateExpr, val syntax.Expr) {
+	b, ok := unparen(k).(*syntax.BinaryExpr)
+	if !ok || b.Op != syntax.OpEQ {
+		return nil, nil, nil
+	}
+	if r, ok := unparen(b.X).(*syntax.RateExpr); ok {
+		return b, r, b.Y
+	}
+	if r, ok := unparen(b.Y).(*syntax.RateExpr); ok {
+		return b, r, b.X
+	}
+	return nil, nil, nil
+}
+
+// rate compiles the invariant conjunct k, x' == val: x must be one clock
+// and val a data expression without side effects whose value is 0 or 1 —
+// checked here when it is constant, else when it is evaluated (a runtime
+// error at val's position).
+func (c *compiler) rate(cx *ctx, k syntax.Expr, b *syntax.BinaryExpr, rx *syntax.RateExpr, val syntax.Expr) (ClockRate, error) {
+	r, err := c.refExpr(cx, rx.X)
+	if err != nil || r.space != rsClock {
+		return ClockRate{}, c.errAt(rx.X.Position(), "%s' is not a clock rate: %s is not a clock", exprString(rx.X), exprString(rx.X))
+	}
+	if r.t.kind != kClock {
+		return ClockRate{}, c.errAt(rx.X.Position(), "%s is an array of clocks: index it", r.name)
+	}
+	if !r.static {
+		return ClockRate{}, c.errAt(rx.X.Position(), "the index of clock %s must be a constant", r.name)
+	}
+	if c.mentionsClock(cx, val) {
+		return ClockRate{}, c.errAt(val.Position(), "the rate of clock %s must be a data expression (0 or 1), not %s", r.name, exprString(val))
+	}
+	d, err := c.data(cx, val)
+	if err != nil {
+		return ClockRate{}, err
+	}
+	if d.effects {
+		return ClockRate{}, c.errAt(val.Position(), "the rate %s has side effects", exprString(val))
+	}
+	out := ClockRate{Clock: r.off, Src: exprString(k)}
+	if d.isConst {
+		if d.val != 0 && d.val != 1 {
+			return ClockRate{}, c.errAt(val.Position(), "the rate of clock %s is %d: only 0 (stopped) and 1 (running) are supported (stopwatches)", r.name, d.val)
+		}
+		out.Const = int32(d.val)
+		return out, nil
+	}
+	f, pos, name := d.fn, c.posStr(val.Position()), r.name
+	out.Value = c.intExpr(func(e *Env) int32 {
+		v := f(e)
+		if v != 0 && v != 1 {
+			e.fail(pos, "the rate of clock %s is %d: a stopwatch rate must be 0 (stopped) or 1 (running)", name, v)
+			return 1
+		}
+		return v
+	})
+	return out, nil
 }
 
 func (c *compiler) andExpr(a, b *cexpr) (*cexpr, error) {

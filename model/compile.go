@@ -964,11 +964,14 @@ func (c *compiler) process(pi *procInfo, name string, tmpl *tmplInfo, args []arg
 		loc := Location{Name: fl.Name, Committed: fl.Committed, Urgent: fl.Urgent, Src: fl.Invariant.S}
 		if inv := tmpl.invs[i]; inv != nil {
 			c.text = fl.Invariant
-			cc, data, err := c.clockConstraints(&ctx{sc: sc}, inv, true)
+			cc, data, err := c.clockConstraints(&ctx{sc: sc}, inv, &loc.Rates)
 			if err != nil {
 				return err
 			}
 			loc.Invariant = cc
+			if len(loc.Rates) > 0 {
+				c.net.Stopwatches = true
+			}
 			if data != nil {
 				if data.effects {
 					return c.errAt(inv.Position(), "the invariant has side effects")
@@ -1156,7 +1159,7 @@ func (c *compiler) edge(p *Process, sc *scope, pe *parsedEdge) (*Edge, []int, er
 	cx := &ctx{sc: sc}
 	if pe.guard != nil {
 		c.text = fe.Guard
-		cc, data, err := c.clockConstraints(cx, pe.guard, false)
+		cc, data, err := c.clockConstraints(cx, pe.guard, nil)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -93,6 +93,13 @@ func (n *Network) Dump() string {
 			if l.InvData != nil {
 				inv = append(inv, "<data>")
 			}
+			for _, r := range l.Rates {
+				if r.Value != nil {
+					inv = append(inv, n.Clocks[r.Clock].Name+"' == <data>")
+				} else {
+					inv = append(inv, fmt.Sprintf("%s' == %d", n.Clocks[r.Clock].Name, r.Const))
+				}
+			}
 			fmt.Fprintf(&b, "  location %d %s", li, l.Name)
 			if len(flags) > 0 {
 				fmt.Fprintf(&b, " [%s]", strings.Join(flags, " "))

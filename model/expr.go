@@ -199,6 +199,8 @@ func (c *compiler) expr(cx *ctx, x syntax.Expr) (*cexpr, error) {
 		return c.quant(cx, x)
 	case *syntax.DeadlockExpr:
 		return nil, c.errAt(x.Pos, "deadlock is only allowed in queries")
+	case *syntax.RateExpr:
+		return nil, c.errAt(x.Pos, "the clock rate %s is only allowed in a location invariant, as a conjunct %s == 0 or %s == e (stopwatches)", exprString(x), exprString(x), exprString(x))
 	case *syntax.InitList:
 		return nil, c.errAt(x.Pos, "an initialiser list is only allowed in a declaration")
 	case nil:

@@ -59,6 +59,9 @@ func writeExpr(b *strings.Builder, x syntax.Expr) {
 			writeExpr(b, x.X)
 			b.WriteString(x.Op.String())
 		}
+	case *syntax.RateExpr:
+		writeExpr(b, x.X)
+		b.WriteByte('\'')
 	case *syntax.BinaryExpr:
 		writeExpr(b, x.X)
 		b.WriteString(" " + x.Op.String() + " ")

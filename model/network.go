@@ -47,6 +47,9 @@ type Network struct {
 	// that occur in guards or invariants; LU/M extrapolation is unsound when
 	// this is non-empty.
 	Diagonals []ClockConstraint
+	// Stopwatches is set when some invariant sets a clock rate (x' == e):
+	// the zone graph is then an over-approximation (see Network.Stopped).
+	Stopwatches bool
 
 	// compiler state kept for compiling query formulas (unexported).
 	scope any
@@ -113,6 +116,11 @@ type Location struct {
 	// whose data part is false is not a valid state.
 	Invariant []ClockConstraint
 	InvData   BoolExpr
+	// Rates are the clock rates the invariant sets (UPPAAL's stopwatches,
+	// x' == e), in the order written; nil in a timed automaton. A clock
+	// whose rate is 0 in any process's current location does not advance
+	// while time passes (see Network.Stopped).
+	Rates []ClockRate
 	// Out lists the indices (into Process.Edges) of the edges leaving this
 	// location, in template order.
 	Out []int
@@ -123,6 +131,17 @@ type Location struct {
 	// vector is the maximum over its processes. NoBound where none.
 	L, U []int32
 	Src  string // the invariant as written (for printing)
+}
+
+// ClockRate is the conjunct x' == e of an invariant: clock Clock has rate
+// Const (0 or 1) or, when Value is not nil, the value of Value in the
+// current state, which must be 0 or 1 (anything else is a runtime error at
+// Pos, raised by Value).
+type ClockRate struct {
+	Clock int
+	Const int32
+	Value IntExpr
+	Src   string // the conjunct as written, for messages
 }
 
 // ClockConstraint is x_I - x_J ≺ c where ≺ is < when Strict, ≤ otherwise.
@@ -280,4 +299,36 @@ type Term struct {
 	Clock int
 	Data  IntExpr
 	Src   string
+}
+
+// Stopped sets stopped[x] to whether clock x is stopped in the discrete
+// state (locs, env.Vars): its rate is 0 in the invariant of some process's
+// current location. A clock no invariant names has rate 1, and x' == 1
+// only says so again (it does not restart a clock another process stops).
+// stopped[0] (the reference clock) is false. any reports whether some
+// clock is stopped. A rate that depends on data and evaluates to something
+// other than 0 or 1 leaves env.Err set (a runtime error at the rate's
+// position).
+func (n *Network) Stopped(env *Env, locs []int32, stopped []bool) (any bool) {
+	clear(stopped)
+	if !n.Stopwatches {
+		return false
+	}
+	for p, proc := range n.Procs {
+		for k := range proc.Locations[locs[p]].Rates {
+			r := &proc.Locations[locs[p]].Rates[k]
+			v := r.Const
+			if r.Value != nil {
+				v = r.Value(env)
+				if env.Err != nil {
+					return any
+				}
+			}
+			if v == 0 {
+				stopped[r.Clock] = true
+				any = true
+			}
+		}
+	}
+	return any
 }

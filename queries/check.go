@@ -3,6 +3,7 @@ package queries
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -142,6 +143,10 @@ type Result struct {
 	// Rounds is the number of explorations (sup over clocks doubles the
 	// clock's bound until the answer is below it).
 	Rounds int
+	// OverApprox names the over-approximation the answer comes from
+	// ("stopwatches": the zone graph of a model with clock rates), "" when
+	// it is exact (--hull results say so in Extrapolation).
+	OverApprox string
 	// Disputed is the verdict the engine reached when its witness or
 	// counterexample did not replay (or could not be concretised): the
 	// verdict is then Error and TraceErr says why (see confirmTraces).
@@ -190,6 +195,10 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 			r.Verdict, r.TraceErr = Error, q.Err
 			continue
 		}
+		if msg := stopwatchRefusal(sys, q); msg != "" {
+			r.Verdict, r.TraceErr = Error, &model.Error{Pos: q.Pos, Msg: msg}
+			continue
+		}
 		m := &member{q: q, res: r}
 		switch q.Kind {
 		case syntax.QueryEF, syntax.QueryAG:
@@ -227,13 +236,14 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 		}
 		for _, m := range group {
 			if m.sup != nil && m.res.Verdict == Satisfied {
-				if !m.approx && m.sup.needsRedo() {
+				approx := m.approx || sys.Net.Stopwatches
+				if !approx && m.sup.needsRedo() {
 					m.sup.detectUnbounded(sys, opts, m.res.Stats.Stored)
 				}
 				if m.sup.needsRedo() {
 					checkSup(sys, m, opts, 2*m.sup.maxBound())
 				} else {
-					m.sup.finish(sys, m.res, opts, m.approx)
+					m.sup.finish(sys, m.res, opts, approx)
 				}
 			}
 		}
@@ -244,6 +254,30 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 		}
 	}
 	return results
+}
+
+// stopwatchRefusal says why q cannot be checked on a model with
+// stopwatches ("" when it can): the zone graph of a stopwatch automaton is
+// an over-approximation (dbm.UpStopped), which decides reachability one
+// way only. The deadlock predicate subtracts the states that can still act,
+// computed with the exact past operator, which stopwatches do not have; the
+// liveness algorithms (E[], A<>, -->) read the zone graph as exact
+// (maximal runs end in deadlocks).
+func stopwatchRefusal(sys *zone.System, q *Query) string {
+	if !sys.Net.Stopwatches {
+		return ""
+	}
+	switch q.Kind {
+	case syntax.QueryEF, syntax.QueryAG, syntax.QuerySup, syntax.QueryInf:
+	default:
+		return fmt.Sprintf("%s queries are not supported on a model with stopwatches (clock rates x' == e): tcheck's zone graph over-approximates stopwatch automata, which decides E<>, A[] and sup/inf only", q.Kind)
+	}
+	for _, f := range []*model.Formula{q.Formula, q.Formula2} {
+		if f != nil && f.Has(model.FDeadlock) {
+			return "deadlock is not supported on a model with stopwatches (clock rates x' == e): deciding it needs the exact past of a zone, which stopwatches do not have"
+		}
+	}
+	return ""
 }
 
 // ErrDisputed marks the error of a verdict that the independent replay of
@@ -559,11 +593,19 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 			ms[i].sup.merge(w)
 		}
 	}
+	// With stopwatches every exploration over-approximates: a goal or a
+	// model error it reaches stands only if a concrete run to it replays
+	// (confirmStopwatch), so its trace is built even when none is wanted.
+	stopwatch := sys.Net.Stopwatches
+	wantTrace := !opts.NoTrace || stopwatch
 	for _, m := range ms {
 		r := m.res
 		r.Stats, r.Reason, r.Extrapolation = res.Stats, res.Reason, res.Extrapolation
 		r.Rounds++
 		m.approx = hull
+		if stopwatch {
+			r.OverApprox = "stopwatches"
+		}
 		switch {
 		case checkErr == nil && m.found != nil && hull:
 			r.Verdict = Unknown // until an exact exploration confirms it (unconfirmed)
@@ -572,7 +614,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 			r.Verdict, r.Reason = Unknown, zone.LimitTime
 		case checkModelErr != nil:
 			r.Verdict, r.Err = Error, checkModelErr
-			if !opts.NoTrace {
+			if wantTrace {
 				r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, checkErrMoves, nil, errorMoveGuard(sys, opts.From, checkErrMoves, checkModelErr.Move))
 			}
 		case checkErr != nil:
@@ -582,12 +624,12 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 			if m.q.Kind == syntax.QueryAG {
 				r.Verdict = Violated
 			}
-			if !opts.NoTrace {
+			if wantTrace {
 				r.Trace, r.TraceErr = buildTrace(sys, opts.From, m.found.moves, m.goal)
 			}
 		case res.Reason == zone.Failed:
 			r.Verdict, r.Err = Error, res.Err
-			if !opts.NoTrace {
+			if wantTrace {
 				moves, err := pathMoves(sys, res.ErrNode, nil)
 				if err != nil {
 					r.TraceErr = err
@@ -607,9 +649,48 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		default:
 			r.Verdict = Unknown
 		}
+		if stopwatch && !hull {
+			confirmStopwatch(r, m.sup != nil, opts.NoTrace)
+		}
 	}
 	return res
 }
+
+// confirmStopwatch applies the rule of stopwatch models to r, the result
+// of an over-approximating exploration: a reached goal (E<> satisfied, A[]
+// violated) or a model error stands only with a concrete run that
+// replays; otherwise the goal or error may exist only in the
+// over-approximation and the verdict is Unknown, with TraceErr saying why.
+// What the exploration did not reach is unreachable: E<> violated and A[]
+// satisfied stand. sup/inf values are bounds (Value.Approx). The trace is
+// dropped afterwards when none was asked for.
+func confirmStopwatch(r *Result, sup bool, noTrace bool) {
+	reached := !sup && (r.Verdict == Satisfied && r.Query.Kind == syntax.QueryEF || r.Verdict == Violated && r.Query.Kind == syntax.QueryAG)
+	modelErr := r.Verdict == Error && r.Err != nil
+	if (reached || modelErr) && r.Trace == nil {
+		what := "the goal"
+		if modelErr {
+			what = "the model error (" + r.Err.Error() + ")"
+		}
+		why := "no trace"
+		if r.TraceErr != nil {
+			// not an internal error here: over-approximate zones need
+			// not hold a run
+			why = strings.TrimPrefix(r.TraceErr.Error(), "internal error: ")
+		}
+		r.Verdict, r.Err = Unknown, nil
+		r.TraceErr = fmt.Errorf("%w: %s is reached in the stopwatch over-approximation, but no concrete run to it was found (%s)", ErrOverApproximation, what, why)
+		return
+	}
+	if noTrace {
+		r.Trace, r.TraceErr = nil, nil
+	}
+}
+
+// ErrOverApproximation marks the TraceErr of an Unknown verdict on a model
+// with stopwatches whose goal (or model error) the over-approximating
+// exploration reached without a concrete run confirming it.
+var ErrOverApproximation = errors.New("unconfirmed")
 
 // buildTrace recomputes the exact zones along moves from the initial
 // state (from, when not nil), picks a final zone where goal holds (any

@@ -20,7 +20,11 @@ import (
 // taken: u satisfies the move's clock guards, lies in the zone of state
 // i−1 and agrees with e on the clocks the move does not reset. Such a u
 // always exists because the zones are exact (forward) images: e is in the
-// image of the zone of state i−1 under move i. Each point is found
+// image of the zone of state i−1 under move i. With stopwatches the delay
+// line of state i moves only its running clocks, and the zones are
+// over-approximations (dbm.UpStopped): then no such u may exist, and the
+// error (ErrNotConcretisable) makes the verdict unknown (confirmStopwatch),
+// not an internal error. Each point is found
 // coordinate by coordinate (see ratPoint), which cannot get stuck on a
 // closed DBM: path consistency makes a system of difference constraints
 // decomposable, so any value in a coordinate's interval given the others
@@ -45,31 +49,57 @@ func concretise(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM) e
 	var resets []model.Reset
 	for i := n - 1; i >= 0; i-- {
 		var e []*big.Rat
+		delay := new(big.Rat)
 		switch {
 		case i == 0:
+			// every clock starts at 0; the running ones have all grown by
+			// the initial delay, the stopped ones not at all
 			e = ratZeros(sys.Dim)
+			stopped, _, err := st.Stopped(t.Locs[0], t.Vars[0])
+			if err != nil {
+				return err
+			}
+			for x := 1; x < sys.Dim; x++ {
+				if !stopped[x] {
+					delay.Set(w[x])
+					break
+				}
+			}
+			for x := 1; x < sys.Dim; x++ {
+				want := delay
+				if stopped[x] {
+					want = e[0]
+				}
+				if w[x].Cmp(want) != 0 {
+					return fmt.Errorf("%w (the first valuation is not a delay of the initial one)", ErrNotConcretisable)
+				}
+			}
 		case t.Zones[i].Equal(entries[i]):
 			// time cannot pass in state i (a committed or urgent location,
 			// an urgent synchronisation, an invariant at its bound): w is
 			// the entry point itself.
 			e = w
 		default:
-			d, ok := delayInto(entries[i], w)
+			stopped, _, err := st.Stopped(t.Locs[i], t.Vars[i])
+			if err != nil {
+				return err
+			}
+			d, ok := delayInto(entries[i], w, stopped)
 			if !ok {
 				return fmt.Errorf("%w (no entry point of state %d on the delay line)", ErrNotConcretisable, i)
 			}
 			e = make([]*big.Rat, sys.Dim)
 			e[0] = new(big.Rat)
 			for x := 1; x < sys.Dim; x++ {
-				e[x] = new(big.Rat).Sub(w[x], d)
+				e[x] = new(big.Rat).Set(w[x])
+				if !stopped[x] {
+					e[x].Sub(e[x], d)
+				}
 			}
+			delay = d
 		}
 		if !ratContains(entries[i], e) {
 			return fmt.Errorf("%w (entry point of state %d)", ErrNotConcretisable, i)
-		}
-		delay := new(big.Rat)
-		if sys.Dim > 1 {
-			delay.Sub(w[1], e[1])
 		}
 		clocks[i] = e
 		if i == n-1 {
@@ -357,23 +387,39 @@ func ratPointGreedy(d dbm.DBM, fixed []*big.Rat) ([]*big.Rat, bool) {
 	return p, ratContains(d, p)
 }
 
-// delayInto returns the simplest delay d ≥ 0 such that w − d lies in the
-// zone e (an entry zone), or false when there is none.
-func delayInto(e dbm.DBM, w []*big.Rat) (*big.Rat, bool) {
+// delayInto returns the simplest delay d ≥ 0 such that w − d·r lies in the
+// zone e (an entry zone), or false when there is none: r_x is 0 for the
+// clocks stopped[x] (stopwatches; nil: none is) and 1 for the others, 0 for
+// the reference clock. Only the differences x_i − x_j whose rates differ
+// change along the line; the others are left to the caller's check of the
+// point.
+func delayInto(e dbm.DBM, w []*big.Rat, stopped []bool) (*big.Rat, bool) {
 	lo, hi := bound{v: new(big.Rat)}, bound{}
-	for x := 1; x < e.Dim; x++ {
-		// w_x − d ≺ c (upper bound of x)  ⇒  d ≻ w_x − c
-		if b := e.At(x, 0); b != dbm.LTInf {
-			l := bound{new(big.Rat).Sub(w[x], ratOf(b)), b.Strict()}
-			if tighterLo(l, lo) {
-				lo = l
-			}
+	rate := func(x int) int {
+		if x == 0 || stopped != nil && stopped[x] {
+			return 0
 		}
-		// −(w_x − d) ≺ c (lower bound of x)  ⇒  d ≺ c + w_x
-		if b := e.At(0, x); b != dbm.LTInf {
-			h := bound{new(big.Rat).Add(w[x], ratOf(b)), b.Strict()}
-			if tighterHi(h, hi) {
-				hi = h
+		return 1
+	}
+	diff := new(big.Rat)
+	for i := 0; i < e.Dim; i++ {
+		for j := 0; j < e.Dim; j++ {
+			b := e.At(i, j)
+			if i == j || b == dbm.LTInf {
+				continue
+			}
+			diff.Sub(w[i], w[j])
+			switch rate(i) - rate(j) {
+			case 1: // (w_i − w_j) − d ≺ c  ⇒  d ≻ (w_i − w_j) − c
+				l := bound{new(big.Rat).Sub(diff, ratOf(b)), b.Strict()}
+				if tighterLo(l, lo) {
+					lo = l
+				}
+			case -1: // (w_i − w_j) + d ≺ c  ⇒  d ≺ c − (w_i − w_j)
+				h := bound{new(big.Rat).Sub(ratOf(b), diff), b.Strict()}
+				if tighterHi(h, hi) {
+					hi = h
+				}
 			}
 		}
 	}

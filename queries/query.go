@@ -99,8 +99,12 @@ func ParseExpectation(raw string, kind syntax.QueryKind, pos model.Pos) (Expecta
 		e.Verdict = Satisfied
 	case "violated", "false", "fails":
 		e.Verdict = Violated
+	case "unknown":
+		// what an over-approximation cannot decide (stopwatches: a goal
+		// reached only symbolically)
+		e.Verdict = Unknown
 	default:
-		return e, &model.Error{Pos: pos, Msg: fmt.Sprintf("expect: %q is not a verdict (want satisfied or violated)", raw)}
+		return e, &model.Error{Pos: pos, Msg: fmt.Sprintf("expect: %q is not a verdict (want satisfied, violated or unknown)", raw)}
 	}
 	return e, nil
 }

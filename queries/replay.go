@@ -12,7 +12,9 @@ import (
 // semantics of the network, independently of the symbolic engine (it uses
 // neither DBMs nor the zone package's successor code): every delay is
 // allowed (no committed or urgent location, no enabled urgent
-// synchronisation) and respects the invariants, every move is a legal
+// synchronisation), advances the running clocks only (a clock whose rate
+// is 0 in the current locations keeps its value: stopwatches) and respects
+// the invariants, every move is a legal
 // transition (right locations, channels matched, all broadcast receivers
 // joined, the committed rule), its guards hold, its updates and resets
 // give the next state, the target invariants hold. If goal is not nil it
@@ -224,10 +226,25 @@ func (r *replayer) delay(locs, vars []int32, clocks []int64, d int64) error {
 	if why != "" {
 		return fmt.Errorf("time cannot pass: %s", why)
 	}
+	stopped, err := r.stopped(locs, vars, len(clocks))
+	if err != nil {
+		return err
+	}
 	for x := 1; x < len(clocks); x++ {
-		clocks[x] += d
+		if !stopped[x] {
+			clocks[x] += d
+		}
 	}
 	return r.checkState(locs, vars, clocks)
+}
+
+// stopped returns the clocks whose rate is 0 in (locs, vars): they keep
+// their value while time passes (stopwatches; model.Network.Stopped).
+func (r *replayer) stopped(locs, vars []int32, dim int) ([]bool, error) {
+	s := make([]bool, dim)
+	r.env.Vars, r.env.Locs = vars, locs
+	r.net.Stopped(r.env, locs, s)
+	return s, r.err()
 }
 
 // move takes the transition m at the current valuation and returns the
@@ -578,9 +595,15 @@ func (r *replayer) moveWindow(locs, vars []int32, clocks []int64, m zone.Move, c
 		iv.hi, iv.hiInf = 0, false
 	}
 	dim := len(clocks)
+	stopped, err := r.stopped(locs, vars, dim)
+	if err != nil {
+		return false, err
+	}
 	coef := make([]int64, dim)
 	for x := 1; x < dim; x++ {
-		coef[x] = 1
+		if !stopped[x] {
+			coef[x] = 1
+		}
 	}
 	// constraint x_I - x_J ≺ c on u + d·coef (+ reset values)
 	add := func(c *model.ClockConstraint, val []int64, co []int64) error {

@@ -222,6 +222,9 @@ func WriteResult(w io.Writer, net *model.Network, r *Result, withTrace, withStat
 		line += "  where " + strings.Join(cs, ", ")
 	}
 	fmt.Fprintln(w, line)
+	if r.OverApprox != "" && !withStats {
+		fmt.Fprintf(w, "  over-approximation (%s): what it reaches stands only with a replayed run\n", r.OverApprox)
+	}
 	if r.Err != nil {
 		fmt.Fprintf(w, "  model error: %v\n", r.Err)
 	}
@@ -317,6 +320,7 @@ type JSONResult struct {
 	Constants     map[string]int64 `json:"constants,omitempty"`
 	StopReason    string           `json:"stop_reason"`
 	Extrapolation string           `json:"extrapolation"`
+	OverApprox    string           `json:"over_approximation,omitempty"`
 	Explorations  int              `json:"explorations"`
 	Stats         JSONStats        `json:"stats"`
 	Trace         *JSONTrace       `json:"trace,omitempty"`
@@ -333,6 +337,7 @@ func JSON(net *model.Network, r *Result, withTrace bool) JSONResult {
 		AsExpected:    r.Matches(),
 		StopReason:    r.Reason.String(),
 		Extrapolation: r.Extrapolation,
+		OverApprox:    r.OverApprox,
 		Explorations:  r.Rounds,
 		Stats: JSONStats{
 			Explored: r.Stats.Explored, Stored: r.Stats.Stored, Covered: r.Stats.Covered,

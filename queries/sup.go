@@ -255,8 +255,8 @@ func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool
 		r.Values = append(r.Values, v)
 	}
 	if opts.NoTrace || approx {
-		// under the convex hull the extreme valuation may not be reached
-		// by any run: there is no witness to give
+		// under the convex hull or with stopwatches the extreme valuation
+		// may not be reached by any run: there is no witness to give
 		return
 	}
 	// the witness of the first term that has one
@@ -290,11 +290,12 @@ func checkSup(sys *zone.System, m *member, opts Options, k int32) {
 		if m.res.Verdict != Satisfied {
 			return
 		}
-		if !m.approx && m.sup.needsRedo() {
+		approx := m.approx || sys.Net.Stopwatches
+		if !approx && m.sup.needsRedo() {
 			m.sup.detectUnbounded(sys, opts, res.Stored)
 		}
 		if !m.sup.needsRedo() {
-			m.sup.finish(sys, m.res, opts, m.approx)
+			m.sup.finish(sys, m.res, opts, approx)
 			return
 		}
 		k = 2 * m.sup.maxBound()

@@ -91,7 +91,10 @@
 //
 // # What is not supported
 //
-// Liveness (E[], A<>, -->), inf, sup over data expressions (callers use the
+// Models with stopwatches (clock rates x' == e in invariants): their
+// reachability is undecidable and regions are no finite bisimulation once
+// clocks advance at different rates; every entry point returns
+// Unsupported. Liveness (E[], A<>, -->), inf, sup over data expressions (callers use the
 // E<>/A[] and sup-over-a-clock entry points only). Diagonal constraints
 // x - y ≺ c are decided while both clocks are below their ceilings and
 // raise the ceilings otherwise; when the clocks grow without bound that

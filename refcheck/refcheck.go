@@ -264,6 +264,11 @@ func solve(net *model.Network, fs []*model.Formula, supClock int, opts Options, 
 	if len(net.Clocks) == 0 {
 		return &Unsupported{Msg: "the network has no reference clock"}
 	}
+	if net.Stopwatches {
+		// reachability is undecidable for stopwatch automata: regions are
+		// not a finite bisimulation when clocks advance at different rates
+		return &Unsupported{Msg: "stopwatches (clock rates x' == e): the region graph is exact only when every clock advances"}
+	}
 	maxStates := opts.MaxStates
 	if maxStates <= 0 {
 		maxStates = defaultMaxStates

@@ -587,3 +587,22 @@ func TestDeadlockVariants(t *testing.T) {
 		}
 	}
 }
+
+// TestStopwatchModelsAreUnsupported proves the reference refuses a model
+// with a clock rate (its regions assume every clock advances) instead of
+// answering as if the stopped clock ran: here x stays 0, so x >= 1 is
+// unreachable, which a reference ignoring the rate would call reachable.
+func TestStopwatchModelsAreUnsupported(t *testing.T) {
+	net := compile(t, `declarations: clock x;
+templates:
+  - name: P
+    locations:
+      - {name: a, initial: true, invariant: "x' == 0"}
+system: system P;
+`)
+	for _, f := range []string{"E<> x >= 1", "A[] x < 1", "sup: x"} {
+		if got := ask(t, net, f, refcheck.Options{SupCeiling: 10}); got != "unsupported" {
+			t.Errorf("%s: %s, want unsupported", f, got)
+		}
+	}
+}

@@ -156,12 +156,19 @@ type Result struct {
 // the simulator supports.
 var ErrTooFine = errors.New("delays would need a grid finer than 1/2^30")
 
+// ErrStopwatches is returned for a model with stopwatches (clock rates x'
+// == e): the simulator's delays advance every clock.
+var ErrStopwatches = errors.New("models with stopwatches (clock rates x' == e) are not supported by the simulator (tcheck verify checks them)")
+
 // Run runs the hunt: up to o.Runs runs, stopped by the first violated A[]
 // query, the first state satisfying o.Until, the first model error, or when
 // every monitor is decided (and no Until is given).
 func Run(net *model.Network, o Options) (*Result, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
+	}
+	if net.Stopwatches {
+		return nil, ErrStopwatches
 	}
 	res := &Result{}
 	var mons []*monitor

@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"errors"
 	"os"
 	"reflect"
 	"strings"
@@ -278,5 +279,15 @@ func TestNoCreepingRefinement(t *testing.T) {
 		if r.den > 12 {
 			t.Errorf("run %d: grid refined to 1/%d", run, r.den)
 		}
+	}
+}
+
+// TestStopwatchModelsAreRefused proves the simulator refuses a model with
+// a clock rate (its delays advance every clock) with ErrStopwatches rather
+// than simulate runs in which a stopped clock advances.
+func TestStopwatchModelsAreRefused(t *testing.T) {
+	net, _ := load(t, "../queries/testdata/semantics/stopwatch-scheduler.yaml", nil)
+	if _, err := Run(net, Options{Seed: 1, Runs: 1, Steps: 10, Strategy: Random, PCTDepth: 1}); !errors.Is(err, ErrStopwatches) {
+		t.Fatalf("error %v, want ErrStopwatches", err)
 	}
 }

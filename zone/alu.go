@@ -55,7 +55,10 @@ func ParseSubsumption(s string) (Subsumption, error) {
 //     valuation); with no extrapolation the bounds are not computed;
 //   - with diagonal constraints (the model's or the extrapolation's): LU
 //     simulation is unsound with diagonals (Bouyer, "Forward analysis of
-//     updatable timed automata", 2004).
+//     updatable timed automata", 2004);
+//   - with stopwatches: the explored zones already over-approximate, and
+//     aLU's argument (LU simulation of the exact zone graph) is made for
+//     clocks that all advance together; tcheck does not rely on it there.
 func ResolveSubsumption(sys *System, opts Options) (Subsumption, string) {
 	if opts.Subsumption != ALU {
 		return Inclusion, ""
@@ -67,6 +70,8 @@ func ResolveSubsumption(sys *System, opts Options) (Subsumption, string) {
 		return Inclusion, fmt.Sprintf("extrapolation %s", opts.Extrapolation.Kind)
 	case len(opts.Extrapolation.Diagonals) > 0 || sys != nil && len(sys.Net.Diagonals) > 0:
 		return Inclusion, "diagonal constraints"
+	case sys != nil && sys.Net.Stopwatches:
+		return Inclusion, "stopwatches"
 	}
 	return ALU, ""
 }

@@ -94,7 +94,9 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 		e.keep = dbm.New(sys.Dim)
 	}
 	e.bl, e.bu = e.xp.l, e.xp.u
-	if opts.Symmetry && !opts.Hull {
+	// With stopwatches no symmetry reduction: the symmetry of the model
+	// is established without the clock rates (see describeSearch).
+	if opts.Symmetry && !opts.Hull && !sys.Net.Stopwatches {
 		if e.sym, _ = newSymmetry(sys); e.sym != nil {
 			e.bl, e.bu = slices.Clone(e.xp.l), slices.Clone(e.xp.u)
 		}

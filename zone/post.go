@@ -70,14 +70,45 @@ func (st *Stepper) applyInvariants(locs, vars []int32, z dbm.DBM) (bool, error) 
 			}
 		}
 	}
+	st.anyStopped = st.sys.Net.Stopped(env, locs, st.stopped)
+	if env.Err != nil {
+		return false, st.runtimeErr(nil)
+	}
 	return true, nil
+}
+
+// Stopped returns the clocks stopped in the discrete state (locs, vars)
+// (model.Network.Stopped; the slice is the stepper's scratch, valid until
+// its next call) and whether there is one.
+func (st *Stepper) Stopped(locs, vars []int32) ([]bool, bool, error) {
+	env := st.env
+	env.Vars, env.Locs = vars, locs
+	any := st.sys.Net.Stopped(env, locs, st.stopped)
+	if env.Err != nil {
+		return nil, false, st.runtimeErr(nil)
+	}
+	return st.stopped, any, nil
 }
 
 // delayWithInvariants lets time pass in z, which satisfies the invariants
 // recorded in st.invBuf by applyInvariants, and re-imposes them: only their
 // upper bounds x ≺ c can be violated by delay (diagonals and lower bounds
 // are unaffected), so this is dbm.UpBounded, O(Dim²).
+//
+// With stopwatches (some clock stopped in this state) the delay is
+// dbm.UpStopped, an over-approximation, after which every invariant
+// constraint is imposed again: a diagonal between a running and a stopped
+// clock can be violated by the delay too. Since z satisfies the convex
+// invariant before the delay, a delayed valuation that satisfies it has
+// satisfied it all along.
 func (st *Stepper) delayWithInvariants(z dbm.DBM) {
+	if st.anyStopped {
+		z.UpStopped(st.stopped)
+		for _, c := range st.invBuf {
+			z.Constrain(c.i, c.j, c.b)
+		}
+		return
+	}
 	up := st.upper
 	for i := range up {
 		up[i] = dbm.LTInf

@@ -262,9 +262,15 @@ func describeSearch(sys *System, opts Options) string {
 	if opts.Hull {
 		d += ", convex-hull over-approximation"
 	}
+	if sys.Net.Stopwatches {
+		d += ", stopwatch over-approximation"
+	}
 	sub, refused := ResolveSubsumption(sys, opts)
 	d += describeSubsumption(sub, refused)
-	if opts.Symmetry {
+	switch {
+	case opts.Symmetry && sys.Net.Stopwatches && len(sys.Net.Scalars) > 0:
+		d += ", no symmetry reduction (stopwatches)"
+	case opts.Symmetry:
 		d += describeSymmetry(sys, opts)
 	}
 	return d

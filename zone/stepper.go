@@ -56,6 +56,10 @@ type Stepper struct {
 	invBuf []invBound
 	upper  []dbm.Bound
 	tmpZ   dbm.DBM
+	// stopped marks the clocks stopped in the state applyInvariants last
+	// saw (stopwatches); anyStopped says whether there is one.
+	stopped    []bool
+	anyStopped bool
 }
 
 // enabledSet holds the edges enabled in one discrete state.
@@ -73,12 +77,13 @@ type invBound struct {
 // NewStepper returns a successor generator for sys.
 func NewStepper(sys *System) *Stepper {
 	return &Stepper{
-		sys:   sys,
-		env:   sys.Net.NewEnv(),
-		cur:   enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
-		tgt:   enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
-		tmpZ:  dbm.New(sys.Dim),
-		upper: make([]dbm.Bound, sys.Dim),
+		sys:     sys,
+		env:     sys.Net.NewEnv(),
+		cur:     enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
+		tgt:     enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
+		tmpZ:    dbm.New(sys.Dim),
+		upper:   make([]dbm.Bound, sys.Dim),
+		stopped: make([]bool, sys.Dim),
 	}
 }
 

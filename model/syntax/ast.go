@@ -368,6 +368,12 @@ type (
 		Prefix bool
 		X      Expr
 	}
+	// RateExpr is X', the rate (derivative) of clock X: UPPAAL's
+	// stopwatches, written in a location invariant as X' == e.
+	RateExpr struct {
+		Pos Pos // of the tick
+		X   Expr
+	}
 	// BinaryExpr is X Op Y.
 	BinaryExpr struct {
 		Pos  Pos // of the operator
@@ -413,6 +419,7 @@ func (*MemberExpr) exprNode()   {}
 func (*CallExpr) exprNode()     {}
 func (*UnaryExpr) exprNode()    {}
 func (*IncDecExpr) exprNode()   {}
+func (*RateExpr) exprNode()     {}
 func (*BinaryExpr) exprNode()   {}
 func (*CondExpr) exprNode()     {}
 func (*AssignExpr) exprNode()   {}
@@ -503,6 +510,7 @@ func (n *MemberExpr) Position() Pos    { return n.Pos }
 func (n *CallExpr) Position() Pos      { return n.Pos }
 func (n *UnaryExpr) Position() Pos     { return n.Pos }
 func (n *IncDecExpr) Position() Pos    { return n.Pos }
+func (n *RateExpr) Position() Pos      { return n.Pos }
 func (n *BinaryExpr) Position() Pos    { return n.Pos }
 func (n *CondExpr) Position() Pos      { return n.Pos }
 func (n *AssignExpr) Position() Pos    { return n.Pos }

@@ -148,12 +148,14 @@
 // same way and supported by the checker: meta integers and booleans are
 // read as ordinary variables, meta clocks and channels rejected.) Constructs with no tree representation are
 // rejected here with a message naming the feature: floating-point and string
-// literals, clock rates (x'), channel priorities (`chan priority`),
+// literals, channel priorities (`chan priority`),
 // `priority` declarations, progress measures, Gantt charts, dynamic
 // templates and spawn, before_update/after_update, import (external
 // functions), switch statements, named struct initialisers, array sizes
 // given by an anonymous type (`int a[int[0,3]]`), and the non-symbolic query
-// forms (bounds, Pr, E[<=...], simulate, control, under).
+// forms (bounds, Pr, E[<=...], simulate, control, under). A clock rate x'
+// (stopwatches) is parsed as a RateExpr anywhere; the checker accepts it
+// only in a location invariant, as x' == e.
 //
 // # Printing
 //

@@ -73,7 +73,6 @@ var errorTests = []struct{ name, kind, src, want string }{
 	{"floating-point literal", kindDecls, "double x = 1.5;", "1:12: floating-point literals are not supported"},
 	{"floating-point exponent", kindExpr, "2e3", "1:1: floating-point literals are not supported"},
 	{"string literal", kindDecls, "string s = \"abc\";", "1:12: string literals are not supported"},
-	{"clock rate", kindExpr, "x' == 2", "1:2: clock rates (x') are not supported"},
 	{"spawn", kindUpdate, "spawn Child(1)", "1:1: dynamic processes (spawn) are not supported"},
 	{"switch", kindDecls, "void f() { switch (x) { case 1: break; } }", "1:12: switch statements are not supported"},
 

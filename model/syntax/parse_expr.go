@@ -240,7 +240,8 @@ func (p *parser) parsePostfix() Expr {
 			x = &IncDecExpr{Pos: p.tok.pos, Op: op, X: x}
 			p.next()
 		case tTick:
-			p.fail("clock rates (x') are not supported")
+			x = &RateExpr{Pos: p.tok.pos, X: x}
+			p.next()
 		default:
 			return x
 		}

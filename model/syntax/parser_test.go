@@ -178,6 +178,7 @@ var constructTests = []struct {
 	{name: "prefix operators", kind: kindExpr, src: "-a + +b - ~c + !d + ++e + --f"},
 	{name: "unary spacing", kind: kindExpr, src: "- -a + - --b + + +c", tree: "(((-(-a)) + (-(--b))) + (+(+c)))"},
 	{name: "postfix chain", kind: kindExpr, src: "a[1][2].b(3)(4).c++"},
+	{name: "clock rates in an invariant", kind: kindExpr, src: "x <= 5 && y' == 0 && z[i]' == running", tree: "(((x <= 5) && (y' == 0)) && (z[i]' == running))"},
 	{name: "conditional", kind: kindExpr, src: "a ? b : c ? d : e", tree: "(a ? b : (c ? d : e))"},
 	{name: "conditional middle is a full expression", kind: kindExpr, src: "a ? b = 1 : c", tree: "(a ? (b = 1) : c)"},
 	{name: "assignment is an expression", kind: kindExpr, src: "b = (a = 1) + 2", tree: "(b = ((a = 1) + 2))"},

@@ -143,6 +143,9 @@ func TestFormatAddsNeededParentheses(t *testing.T) {
 		{"conditional as a condition", &CondExpr{Cond: &CondExpr{Cond: a, Then: b, Else: c}, Then: b, Else: c}, "(a ? b : c) ? b : c"},
 		{"assignment target is a conditional", &AssignExpr{Op: OpAssign, LHS: &CondExpr{Cond: a, Then: b, Else: c}, RHS: a}, "(a ? b : c) = a"},
 		{"assignment as an operand", bin(OpAdd, &AssignExpr{Op: OpAssign, LHS: a, RHS: b}, c), "(a = b) + c"},
+		{"rate of an indexed clock", bin(OpEQ, &RateExpr{X: &IndexExpr{X: a, Index: b}}, c), "a[b]' == c"},
+		{"rate of a parenthesised operand", &RateExpr{X: bin(OpAdd, a, b)}, "(a + b)'"},
+		{"rate as a conjunct", bin(OpAnd, bin(OpLE, a, c), bin(OpEQ, &RateExpr{X: b}, &IntLit{Value: 0})), "a <= c && b' == 0"},
 		{"call of a conditional", &CallExpr{Fun: &CondExpr{Cond: a, Then: b, Else: c}}, "(a ? b : c)()"},
 	}
 	for _, tc := range tests {
@@ -185,6 +188,8 @@ func stripParens(e Expr) Expr {
 		return &UnaryExpr{Op: e.Op, X: stripParens(e.X)}
 	case *IncDecExpr:
 		return &IncDecExpr{Op: e.Op, Prefix: e.Prefix, X: stripParens(e.X)}
+	case *RateExpr:
+		return &RateExpr{X: stripParens(e.X)}
 	case *CondExpr:
 		return &CondExpr{Cond: stripParens(e.Cond), Then: stripParens(e.Then), Else: stripParens(e.Else)}
 	case *AssignExpr:

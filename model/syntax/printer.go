@@ -134,7 +134,7 @@ func exprPrec(e Expr) int {
 			return precUnary
 		}
 		return precPostfix
-	case *IndexExpr, *MemberExpr, *CallExpr:
+	case *IndexExpr, *MemberExpr, *CallExpr, *RateExpr:
 		return precPostfix
 	}
 	return precPrimary
@@ -207,6 +207,9 @@ func (p *printer) exprInner(e Expr, tail bool) {
 		}
 		p.expr(e.X, precPostfix, false)
 		p.str(e.Op.String())
+	case *RateExpr:
+		p.expr(e.X, precPostfix, false)
+		p.str("'")
 	case *BinaryExpr:
 		prec := binaryPrec(e.Op)
 		p.expr(e.X, prec, false)

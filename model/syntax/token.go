@@ -25,7 +25,7 @@ const (
 	tColon
 	tDot
 	tQuestion
-	tTick // ' (clock rate, rejected by the parser)
+	tTick // ' (clock rate: x')
 
 	// assignment operators
 	tAssign    // =

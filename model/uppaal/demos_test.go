@@ -79,3 +79,25 @@ func TestStructModelReadsFromUPPAALFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestStopwatchModelReadsFromUPPAALFormats reads a model with a stopwatch
+// as UPPAAL writes it (testdata/stopwatch.xml, and stopwatch.xta with its
+// .q file, written from
+// queries/testdata/semantics/stopwatch-scheduler.yaml): the clock rate
+// e' == running in an invariant, and the expectations maybe_true and
+// maybe_false (tcheck's unknown), give the verdicts, values and numbers of
+// stored states of the YAML original, each as expected.
+func TestStopwatchModelReadsFromUPPAALFormats(t *testing.T) {
+	want := check(t, load(t, "../../queries/testdata/semantics/stopwatch-scheduler.yaml"), queries.Options{})
+	for _, name := range []string{"stopwatch.xml", "stopwatch.xta"} {
+		got := check(t, load(t, filepath.Join("testdata", name)), queries.Options{})
+		if d := sameOutcomes(want, got, false); d != "" {
+			t.Errorf("%s differs from the YAML original: %s", name, d)
+		}
+		for _, o := range got {
+			if !o.Expect || !o.Matches {
+				t.Errorf("%s: query %s: %s (expectation given %v, met %v)", name, o.Name, o.Verdict, o.Expect, o.Matches)
+			}
+		}
+	}
+}

@@ -169,6 +169,8 @@ func TestIssue17SyntaxSurvivesConversion(t *testing.T) {
 		{"power.yaml", "-2 ** 3"},
 		{"power.yaml", "(n - 16) ** 2 ** 3"},
 		{"default-out-of-zero-range.yaml", "int[1,5] m_status;"},
+		{"stopwatch-scheduler.yaml", "e <= 4 && e' == running"},
+		{"stopwatch-scheduler.yaml", "expect: unknown"},
 	} {
 		f := parseYAML(t, "../../queries/testdata/semantics/"+c.file)
 		for _, via := range []struct {

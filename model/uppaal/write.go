@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/syntax"
 )
 
 // FormatXML prints f as a UPPAAL XML document that UPPAAL's GUI loads (XML
@@ -42,6 +43,15 @@ func FormatXML(f *model.File) ([]byte, []Renaming) {
 					w.line(3, `<expect outcome="success" type="symbolic"/>`)
 				case "violated", "false", "fails":
 					w.line(3, `<expect outcome="failure" type="symbolic"/>`)
+				case "unknown":
+					// UPPAAL's outcome of an over-approximation that
+					// reaches a goal: E<> maybe satisfied, A[] maybe
+					// violated
+					outcome := "maybe_true"
+					if pq, err := syntax.ParseQuery(q.Formula.S); err == nil && pq.Kind == syntax.QueryAG {
+						outcome = "maybe_false"
+					}
+					w.line(3, `<expect outcome="`+outcome+`" type="symbolic"/>`)
 				default:
 					w.line(3, `<expect outcome="success" type="value" value="`+xmlAttr(q.Expect)+`"/>`)
 				}

@@ -707,9 +707,11 @@ func (r *xmlReader) query(n *xnode) (*model.FileQuery, error) {
 	return q, nil
 }
 
-// expectation maps UPPAAL 5's <expect outcome="success|failure"
-// type="symbolic|value" value="..."/> to tcheck's expect: satisfied or
-// violated, or the value for sup/inf queries.
+// expectation maps UPPAAL 5's <expect outcome="success|failure|
+// maybe_true|maybe_false" type="symbolic|value" value="..."/> to tcheck's
+// expect: satisfied, violated or unknown (maybe_true and maybe_false are
+// what UPPAAL's over-approximation of stopwatches answers when it reaches
+// a goal), or the value for sup/inf queries.
 func (r *xmlReader) expectation(n *xnode, formula string) (string, error) {
 	outcome, _ := n.attr("outcome")
 	typ, _ := n.attr("type")
@@ -727,10 +729,14 @@ func (r *xmlReader) expectation(n *xnode, formula string) (string, error) {
 		return "satisfied", nil
 	case "failure":
 		return "violated", nil
+	case "maybe_true", "maybe_false":
+		// an over-approximation reached the goal (stopwatches): tcheck's
+		// unknown
+		return "unknown", nil
 	case "":
 		return "", nil
 	}
-	return "", r.errAt(n, "expect outcome %q is not supported (want success or failure)", outcome)
+	return "", r.errAt(n, "expect outcome %q is not supported (want success, failure, maybe_true or maybe_false)", outcome)
 }
 
 // check parses every code snippet with the syntax parser of its kind, so

@@ -12,13 +12,15 @@ import (
 
 // scalarInstances are the cheap rows of agreement/paper/agreement.sweep.yaml
 // (Hendriks, FORMATS 2005, Sect. 5.2, n = 3) on which agreement-scalar is
-// compared with agreement: d/c1 <= 1, f in {0, 1}. With -tags slow, every
-// cheap instance of the paper's first two groups.
+// compared with agreement: d/c1 <= 1, f in {0, 1}; by default the three
+// cheapest (go test ./... stays a few minutes: (1,1,1) f = 1 alone takes
+// over a minute for both models). With -tags slow, every cheap instance of
+// the paper's first two groups.
 var scalarInstances = func() []instance {
 	if slow {
 		return cheapInstances
 	}
-	return []instance{{1, 1, 0, 0}, {1, 1, 0, 1}, {1, 1, 1, 0}, {1, 2, 1, 0}, {1, 1, 1, 1}}
+	return []instance{{1, 1, 0, 0}, {1, 1, 0, 1}, {1, 1, 1, 0}}
 }()
 
 // TestScalarAgreementSameAnswersSect5 checks the claim of the header of

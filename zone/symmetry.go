@@ -146,6 +146,7 @@ type symmetry struct {
 	// exact is set by canon when every tie was tried: the representative
 	// is then the same for every state of the orbit.
 	exact bool
+	pimg []int32 // process images of the permutation apply applies
 	// scratch of interchangeable
 	tl, tv, tci []int32
 	tz          dbm.DBM
@@ -418,8 +419,13 @@ func (s *symmetry) clockImages(pi perm, ci []int32) {
 // apply writes pi(locs, vars, z) into outLocs, outVars, outZ; ci receives
 // the clock images.
 func (s *symmetry) apply(pi perm, locs, vars []int32, z dbm.DBM, outLocs, outVars []int32, outZ dbm.DBM, ci []int32) {
+	if len(s.pimg) != len(locs) {
+		s.pimg = make([]int32, len(locs))
+	}
 	for p, l := range locs {
-		outLocs[s.procImage(pi, p)] = l
+		q := s.procImage(pi, p)
+		s.pimg[p] = int32(q)
+		outLocs[q] = l
 	}
 	for v := range vars {
 		sl := &s.vars[v]
@@ -427,9 +433,27 @@ func (s *symmetry) apply(pi perm, locs, vars []int32, z dbm.DBM, outLocs, outVar
 		if sl.scalar != 0 {
 			x = pi[sl.scalar-1][x]
 		}
-		outVars[s.slotImage(pi, sl, s.varBase)] = x
+		i := sl.rel
+		for _, d := range sl.dims {
+			i += (pi[d.Set-1][d.Index] - d.Index) * d.Stride
+		}
+		if sl.proc >= 0 {
+			i += s.varBase[s.pimg[sl.proc]]
+		}
+		outVars[i] = x
 	}
-	s.clockImages(pi, ci)
+	ci[0] = 0
+	for c := 1; c < len(s.clocks); c++ {
+		sl := &s.clocks[c]
+		i := sl.rel
+		for _, d := range sl.dims {
+			i += (pi[d.Set-1][d.Index] - d.Index) * d.Stride
+		}
+		if sl.proc >= 0 {
+			i += s.clkBase[s.pimg[sl.proc]]
+		}
+		ci[c] = i
+	}
 	n := z.Dim
 	for a := 0; a < n; a++ {
 		row := z.M[a*n : a*n+n]

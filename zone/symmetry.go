@@ -146,7 +146,7 @@ type symmetry struct {
 	// exact is set by canon when every tie was tried: the representative
 	// is then the same for every state of the orbit.
 	exact bool
-	pimg []int32 // process images of the permutation apply applies
+	pimg  []int32 // process images of the permutation apply applies
 	// scratch of interchangeable
 	tl, tv, tci []int32
 	tz          dbm.DBM

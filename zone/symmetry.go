@@ -396,26 +396,6 @@ func (s *symmetry) procImage(pi perm, p int) int {
 	return int(s.famProcs[f][at])
 }
 
-// slotImage returns the index slot sl moves to under pi.
-func (s *symmetry) slotImage(pi perm, sl *symSlot, base []int32) int {
-	i := sl.rel
-	for _, d := range sl.dims {
-		i += (pi[d.Set-1][d.Index] - d.Index) * d.Stride
-	}
-	if sl.proc >= 0 {
-		i += base[s.procImage(pi, int(sl.proc))]
-	}
-	return int(i)
-}
-
-// clockImages fills ci with the image of every clock under pi.
-func (s *symmetry) clockImages(pi perm, ci []int32) {
-	ci[0] = 0
-	for c := 1; c < len(s.clocks); c++ {
-		ci[c] = int32(s.slotImage(pi, &s.clocks[c], s.clkBase))
-	}
-}
-
 // apply writes pi(locs, vars, z) into outLocs, outVars, outZ; ci receives
 // the clock images.
 func (s *symmetry) apply(pi perm, locs, vars []int32, z dbm.DBM, outLocs, outVars []int32, outZ dbm.DBM, ci []int32) {

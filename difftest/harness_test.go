@@ -154,3 +154,59 @@ func TestRegressionModels(t *testing.T) {
 		})
 	}
 }
+
+// TestSymmetryPairCanFail: the direct comparison of a configuration with
+// and without the symmetry reduction (comparePair) reports a different
+// verdict, a different sup value, the reduction not used where the model
+// allows it, and a reduced search stopped at the state limit where the
+// unreduced one completed; it accepts equal answers and skips the pairs
+// where a model error or a limit makes them incomparable.
+func TestSymmetryPairCanFail(t *testing.T) {
+	text := symSeedModel(0)
+	f, err := model.Parse("gensym.yaml", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := f.Compile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := &queries.Query{Name: "q", Src: "E<> true"}
+	const active = "lu+, local bounds, symmetry reduction over s_t"
+	res := func(v queries.Verdict, reason zone.StopReason, stored int64, extrap string, vals ...queries.Value) *queries.Result {
+		return &queries.Result{Query: q, Verdict: v, Reason: reason, Stats: zone.Stats{Stored: stored}, Extrapolation: extrap, Values: vals}
+	}
+	done := func(v queries.Verdict, vals ...queries.Value) *queries.Result {
+		return res(v, zone.Completed, 10, active, vals...)
+	}
+	for _, tc := range []struct {
+		name    string
+		off, on *queries.Result
+		hull    bool
+		want    string // a substring of the disagreement, "" for none
+	}{
+		{"equal verdicts", done(queries.Satisfied), done(queries.Satisfied), false, ""},
+		{"different verdicts", done(queries.Satisfied), done(queries.Violated), false, "verdict violated with the symmetry reduction"},
+		{"equal sup values", done(queries.Satisfied, queries.Value{Bound: 3}), done(queries.Satisfied, queries.Value{Bound: 3}), false, ""},
+		{"different sup values", done(queries.Satisfied, queries.Value{Bound: 3}), done(queries.Satisfied, queries.Value{Bound: 4}), false, "values"},
+		{"strict and non-strict sup", done(queries.Satisfied, queries.Value{Bound: 3}), done(queries.Satisfied, queries.Value{Bound: 3, Strict: true}), false, "values"},
+		{"reduction not used", done(queries.Satisfied), res(queries.Satisfied, zone.Completed, 10, "lu+, local bounds"), false, "not used"},
+		{"no reduction under the hull", done(queries.Satisfied), res(queries.Satisfied, zone.Completed, 10, "lu+, convex-hull over-approximation"), true, ""},
+		{"reduced search at the limit", done(queries.Satisfied), res(queries.Unknown, zone.LimitStates, MaxStates, active), false, "stopped at"},
+		{"both at the limit", res(queries.Unknown, zone.LimitStates, MaxStates, active), res(queries.Unknown, zone.LimitStates, MaxStates, active), false, ""},
+		{"a model error on one side", done(queries.Satisfied), res(queries.Error, zone.Failed, 3, active), false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := &Outcome{}
+			r := &run{out: out, net: net, qs: []*queries.Query{q}, symmetric: true}
+			c := Config{Name: "lu+sym", Opts: queries.Options{Symmetry: true, Hull: tc.hull}}
+			r.comparePair(c, []*queries.Result{tc.off}, []*queries.Result{tc.on}, true)
+			switch {
+			case tc.want == "" && len(out.Disagreements) > 0:
+				t.Errorf("disagreement reported: %v", out.Disagreements)
+			case tc.want != "" && (len(out.Disagreements) != 1 || !strings.Contains(out.Disagreements[0].Msg, tc.want)):
+				t.Errorf("disagreements %v, want one with %q", out.Disagreements, tc.want)
+			}
+		})
+	}
+}

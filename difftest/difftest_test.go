@@ -20,7 +20,7 @@ var (
 	flagProcs = flag.Int("difftest.workers", 0, "models checked in parallel (default GOMAXPROCS)")
 	flagExtra = flag.Int("difftest.extra", 3, "configurations besides the baseline per model, rotating")
 	flagAll   = flag.Bool("difftest.all", false, "check every model under every configuration (default: the baseline and 3 others, rotating)")
-	flagSym   = flag.Int("difftest.symseeds", 0, "number of random symmetric models of TestDifferentialSymmetric (default 400, 60 with -short)")
+	flagSym   = flag.Int("difftest.symseeds", 0, "number of random symmetric models of TestDifferentialSymmetric (default 300, 50 with -short)")
 )
 
 // configsFor returns the configurations model i of the seed list is
@@ -97,9 +97,10 @@ func TestDifferential(t *testing.T) {
 func TestDifferentialSymmetric(t *testing.T) {
 	n := *flagSym
 	if n == 0 {
-		n = 400
+		// 300: about 20 s CPU (docs/difftest.md)
+		n = 300
 		if testing.Short() {
-			n = 60
+			n = 50
 		}
 	}
 	total := runSeeds(t, n, symSeedModel, func(i int) *Harness {

@@ -28,7 +28,7 @@
 // Harness.SlowSupAll (tcheck doubles the clock's bound up to 2^20 on
 // them). docs/difftest.md reports the figures and the findings.
 //
-//	go test ./difftest/                                  # 2,000 seeds, the baseline and 3 rotating configurations each; 400 symmetric ones
+//	go test ./difftest/                                  # 2,000 seeds, the baseline and 3 rotating configurations each; 300 symmetric ones
 //	go test ./difftest/ -run TestDifferentialSymmetric -v -difftest.symseeds 5000 -difftest.stats
 //	go test ./difftest/ -run TestDifferential -v -difftest.seeds 20000 -difftest.all -difftest.stats
 //	go test ./difftest/ -run XXX -fuzz FuzzDifferential  # fuzzing

@@ -36,10 +36,14 @@ type symChan struct {
 
 type symTmpl struct {
 	name     string
-	observer bool // no scalar parameter: one process
+	observer bool     // no scalar parameter: one process
+	params   []string // the scalar parameters: id, or id and jd
+	kParam   bool     // a parameter const int[0, 1] k besides
+	kQuery   int      // the value of k the queries name
 	clocks   []string
 	ints     []intDecl
 	self     bool // a local scalar variable w
+	seen     bool // a local array bool seen[s_t]
 	locs     []genLoc
 	edges    []genEdge
 }
@@ -50,6 +54,8 @@ type symGen struct {
 	xs      []string // global clocks
 	gz      bool     // clock gz[s_t]
 	holder  bool     // s_t h; bool hset
+	ptr     bool     // s_t p0[s_t]: scalar values indexed by the set
+	matrix  bool     // bool m0[s_t][s_t]
 	arrays  []symArray
 	ints    []intDecl // global, not indexed
 	chans   []symChan
@@ -80,6 +86,8 @@ func GenerateSymmetric(s *Source) *Model {
 	}
 	g.gz = nTmpl == 1 && g.n <= 3 && s.chance(15)
 	g.holder = s.chance(60)
+	g.ptr = s.chance(20)
+	g.matrix = s.chance(12)
 	for i := range s.intn(3) {
 		a := symArray{name: fmt.Sprintf("a%d", i)}
 		if s.chance(50) {
@@ -117,24 +125,36 @@ func GenerateSymmetric(s *Source) *Model {
 		g.chans = append(g.chans, c)
 	}
 	for t := range nTmpl {
-		g.tmpls = append(g.tmpls, g.template(fmt.Sprintf("P%d", t), false))
-		g.procs += g.n
+		params := []string{"id"}
+		if t == 1 && s.chance(15) {
+			// one process per pair of members
+			params = append(params, "jd")
+		}
+		kParam := nTmpl == 1 && g.n <= 3 && s.chance(10)
+		g.tmpls = append(g.tmpls, g.template(fmt.Sprintf("P%d", t), params, kParam))
 	}
 	if s.chance(35) {
-		g.tmpls = append(g.tmpls, g.template("Obs", true))
-		g.procs++
+		g.tmpls = append(g.tmpls, g.template("Obs", nil, false))
 	}
 	g.queries()
 	return &Model{Text: g.text(), Procs: g.procs, Clocks: g.nClocks, Queries: len(g.qs)}
 }
 
-func (g *symGen) template(name string, observer bool) *symTmpl {
+func (g *symGen) template(name string, params []string, kParam bool) *symTmpl {
 	s := g.s
-	t := &symTmpl{name: name, observer: observer}
-	mult := g.n
-	if observer {
-		mult = 1
+	observer := len(params) == 0
+	t := &symTmpl{name: name, observer: observer, params: params, kParam: kParam}
+	if kParam {
+		t.kQuery = s.intn(2)
 	}
+	mult := 1
+	for range params {
+		mult *= g.n
+	}
+	if kParam {
+		mult *= 2
+	}
+	g.procs += mult
 	nClocks := s.intn(2) // 0 or 1, rarely 2 over a small set
 	if g.n <= 3 && s.chance(10) {
 		nClocks = 2
@@ -151,6 +171,7 @@ func (g *symGen) template(name string, observer bool) *symTmpl {
 		t.ints = append(t.ints, v)
 	}
 	t.self = !observer && s.chance(30)
+	t.seen = s.chance(20)
 	nLocs := 1 + s.intn(4)
 	clocks := g.clocksOf(t)
 	for l := range nLocs {
@@ -191,7 +212,7 @@ func (g *symGen) template(name string, observer bool) *symTmpl {
 // clocksOf are the clocks an edge of t may use (without a select).
 func (g *symGen) clocksOf(t *symTmpl) []string {
 	cs := append(append([]string(nil), t.clocks...), g.xs...)
-	if g.gz && !t.observer {
+	if g.gz && !t.observer && !t.kParam {
 		cs = append(cs, "gz[id]")
 	}
 	return cs
@@ -200,10 +221,7 @@ func (g *symGen) clocksOf(t *symTmpl) []string {
 // scalars are the scalar expressions an edge of t may use: its identity,
 // the holder, its scalar variable and the select variable.
 func (g *symGen) scalars(t *symTmpl, sel bool) []string {
-	var out []string
-	if !t.observer {
-		out = append(out, "id")
-	}
+	out := append([]string(nil), t.params...)
 	if g.holder {
 		out = append(out, "h")
 	}
@@ -307,7 +325,7 @@ func (g *symGen) intAtom(v intDecl, name string) string {
 // dataGuard is a condition over data for an edge of t ("" if none fits).
 func (g *symGen) dataGuard(t *symTmpl, scal []string) string {
 	s := g.s
-	switch s.intn(6) {
+	switch s.intn(7) {
 	case 0:
 		if len(scal) >= 2 {
 			a := s.intn(len(scal))
@@ -351,6 +369,26 @@ func (g *symGen) dataGuard(t *symTmpl, scal []string) string {
 		if len(t.ints) > 0 {
 			return g.intAtom(t.ints[0], t.ints[0].name)
 		}
+	case 5:
+		if len(scal) == 0 {
+			break
+		}
+		x, y := g.pick(scal), g.pick(scal)
+		switch {
+		case g.ptr && s.chance(50):
+			op := "=="
+			if s.chance(50) {
+				op = "!="
+			}
+			if s.chance(20) {
+				return fmt.Sprintf("p0[p0[%s]] %s %s", x, op, y)
+			}
+			return fmt.Sprintf("p0[%s] %s %s", x, op, y)
+		case g.matrix && s.chance(50):
+			return fmt.Sprintf("%sm0[%s][%s]", map[bool]string{true: "!"}[s.chance(50)], x, y)
+		case t.seen:
+			return fmt.Sprintf("%sseen[%s]", map[bool]string{true: "!"}[s.chance(50)], x)
+		}
 	}
 	if len(g.ints) > 0 {
 		v := g.ints[s.intn(len(g.ints))]
@@ -363,7 +401,7 @@ func (g *symGen) dataGuard(t *symTmpl, scal []string) string {
 // range except, one in twelve, a1[x]++.
 func (g *symGen) dataUpdate(t *symTmpl, scal []string) []string {
 	s := g.s
-	switch s.intn(8) {
+	switch s.intn(9) {
 	case 0, 1:
 		if g.holder && len(scal) > 0 {
 			if s.chance(30) {
@@ -405,6 +443,19 @@ func (g *symGen) dataUpdate(t *symTmpl, scal []string) []string {
 	case 6:
 		if len(t.ints) > 0 {
 			return []string{g.intUpdate(t.ints[0])}
+		}
+	case 7:
+		if len(scal) == 0 {
+			break
+		}
+		x, y := g.pick(scal), g.pick(scal)
+		switch {
+		case g.ptr && s.chance(50):
+			return []string{fmt.Sprintf("p0[%s] = %s", x, y)}
+		case g.matrix && s.chance(50):
+			return []string{fmt.Sprintf("m0[%s][%s] = %v", x, y, s.chance(60))}
+		case t.seen:
+			return []string{fmt.Sprintf("seen[%s] = %v", x, s.chance(60))}
 		}
 	}
 	if len(g.ints) > 0 {
@@ -456,6 +507,31 @@ func (g *symGen) quant(v string) string {
 	return fmt.Sprintf("forall (%s : %s) ", v, SymSet)
 }
 
+// over returns the quantifiers (kind q, "exists" or "forall") over the
+// processes of t named after v, and the reference to them: P0(v), or
+// P1(v, v2) for a template with two scalar parameters, or P0(v, 1) with
+// the parameter k.
+func (g *symGen) over(t *symTmpl, q, v string) (prefix, ref string) {
+	prefix = fmt.Sprintf("%s (%s : %s) ", q, v, SymSet)
+	args := v
+	if len(t.params) == 2 {
+		prefix += fmt.Sprintf("%s (%s2 : %s) ", q, v, SymSet)
+		args += ", " + v + "2"
+	}
+	if t.kParam {
+		args += fmt.Sprintf(", %d", t.kQuery)
+	}
+	return prefix, t.name + "(" + args + ")"
+}
+
+// overAny is over with a random quantifier.
+func (g *symGen) overAny(t *symTmpl, v string) (prefix, ref string) {
+	if g.s.chance(60) {
+		return g.over(t, "exists", v)
+	}
+	return g.over(t, "forall", v)
+}
+
 // qLoc is a symmetric condition on locations.
 func (g *symGen) qLoc() string {
 	s := g.s
@@ -468,9 +544,12 @@ func (g *symGen) qLoc() string {
 	if s.chance(25) {
 		u := fam[s.intn(len(fam))]
 		m := u.locs[s.intn(len(u.locs))].name
-		return fmt.Sprintf("(exists (i : %s) exists (k : %s) i != k && %s(i).%s && %s(k).%s)", SymSet, SymSet, t.name, l, u.name, m)
+		pi, ri := g.over(t, "exists", "i")
+		pk, rk := g.over(u, "exists", "k")
+		return fmt.Sprintf("(%s%si != k && %s.%s && %s.%s)", pi, pk, ri, l, rk, m)
 	}
-	return fmt.Sprintf("(%s%s(i).%s)", g.quant("i"), t.name, l)
+	p, r := g.overAny(t, "i")
+	return fmt.Sprintf("(%s%s.%s)", p, r, l)
 }
 
 // qData is a symmetric condition on data (falls back to a location one).
@@ -478,7 +557,7 @@ func (g *symGen) qData() string {
 	s := g.s
 	fam := g.family()
 	t := fam[s.intn(len(fam))]
-	switch s.intn(5) {
+	switch s.intn(6) {
 	case 0:
 		if len(g.arrays) > 0 {
 			return fmt.Sprintf("(%s%s)", g.quant("i"), g.arrayAtom(g.arrays[s.intn(len(g.arrays))], "i"))
@@ -489,21 +568,41 @@ func (g *symGen) qData() string {
 				return "hset"
 			}
 			l := t.locs[s.intn(len(t.locs))].name
-			return fmt.Sprintf("(hset && (exists (i : %s) h == i && %s(i).%s))", SymSet, t.name, l)
+			p, r := g.over(t, "exists", "i")
+			return fmt.Sprintf("(hset && (%sh == i && %s.%s))", p, r, l)
 		}
 	case 2:
 		if t.self {
+			p, r := g.overAny(t, "i")
 			switch {
 			case g.holder && s.chance(50):
-				return fmt.Sprintf("(%s%s(i).w == h)", g.quant("i"), t.name)
+				return fmt.Sprintf("(%s%s.w == h)", p, r)
 			case s.chance(50):
-				return fmt.Sprintf("(%s%s(i).w == i)", g.quant("i"), t.name)
+				return fmt.Sprintf("(%s%s.w == i)", p, r)
 			}
-			return fmt.Sprintf("(exists (i : %s) exists (k : %s) i != k && %s(i).w == k)", SymSet, SymSet, t.name)
+			p, r = g.over(t, "exists", "i")
+			return fmt.Sprintf("(%sexists (k : %s) i != k && %s.w == k)", p, SymSet, r)
 		}
 	case 3:
 		if len(t.ints) > 0 {
-			return fmt.Sprintf("(%s%s)", g.quant("i"), g.intAtom(t.ints[0], t.name+"(i)."+t.ints[0].name))
+			p, r := g.overAny(t, "i")
+			return fmt.Sprintf("(%s%s)", p, g.intAtom(t.ints[0], r+"."+t.ints[0].name))
+		}
+	case 4:
+		switch {
+		case g.ptr && s.chance(50):
+			if s.chance(50) {
+				return fmt.Sprintf("(%sp0[i] == i)", g.quant("i"))
+			}
+			return fmt.Sprintf("(exists (i : %s) exists (k : %s) i != k && p0[i] == k && p0[k] == i)", SymSet, SymSet)
+		case g.matrix && s.chance(50):
+			return fmt.Sprintf("(%s%sm0[i][k])", g.quant("i"), g.quant("k"))
+		case t.seen:
+			p, r := g.overAny(t, "i")
+			if s.chance(50) {
+				return fmt.Sprintf("(%s%s.seen[i])", p, r)
+			}
+			return fmt.Sprintf("(%sexists (k : %s) %s.seen[k])", p, SymSet, r)
 		}
 	}
 	if len(g.ints) > 0 {
@@ -521,7 +620,8 @@ func (g *symGen) qClock() string {
 	k := s.intn(6)
 	for _, t := range g.family() {
 		if len(t.clocks) > 0 && s.chance(30) {
-			return fmt.Sprintf("(%s%s(i).%s %s %d)", g.quant("i"), t.name, g.pick(t.clocks), op, k)
+			p, r := g.overAny(t, "i")
+			return fmt.Sprintf("(%s%s.%s %s %d)", p, r, g.pick(t.clocks), op, k)
 		}
 	}
 	return fmt.Sprintf("%s %s %d", g.pick(g.xs), op, k)
@@ -594,6 +694,12 @@ func (g *symGen) text() []byte {
 	if g.holder {
 		fmt.Fprintf(&d, "%s h;\nbool hset = %v;\n", SymSet, g.s.chance(20))
 	}
+	if g.ptr {
+		fmt.Fprintf(&d, "%s p0[%s];\n", SymSet, SymSet)
+	}
+	if g.matrix {
+		fmt.Fprintf(&d, "bool m0[%s][%s];\n", SymSet, SymSet)
+	}
 	for _, a := range g.arrays {
 		typ := "bool"
 		if !a.isBool {
@@ -641,7 +747,14 @@ func (g *symGen) text() []byte {
 		names = append(names, t.name)
 		fmt.Fprintf(&b, "  - name: %s\n", t.name)
 		if !t.observer {
-			fmt.Fprintf(&b, "    parameters: const %s id\n", SymSet)
+			var ps []string
+			for _, p := range t.params {
+				ps = append(ps, "const "+SymSet+" "+p)
+			}
+			if t.kParam {
+				ps = append(ps, "const int[0, 1] k")
+			}
+			fmt.Fprintf(&b, "    parameters: %s\n", strings.Join(ps, ", "))
 		}
 		var ld strings.Builder
 		if len(t.clocks) > 0 {
@@ -656,6 +769,9 @@ func (g *symGen) text() []byte {
 		}
 		if t.self {
 			fmt.Fprintf(&ld, "%s w;\n", SymSet)
+		}
+		if t.seen {
+			fmt.Fprintf(&ld, "bool seen[%s];\n", SymSet)
 		}
 		block(&b, "    ", "declarations", ld.String())
 		writeAutomaton(&b, t.locs, t.edges)

@@ -180,7 +180,7 @@ func runSeeds(t *testing.T, n int, gen func(uint64) []byte, harness func(int) *H
 		msg += " (no reference: tcheck against itself only)"
 	}
 	if total.SymPairs > 0 {
-		msg += fmt.Sprintf("; symmetry: %d results compared with and without the reduction, the baseline stored %d states without it, %d with it (%d queries with more); at tcheck's limits: %d", total.SymPairs, total.StoredOff, total.StoredOn, total.SymLarger, total.AtLimit)
+		msg += fmt.Sprintf("; symmetry: %d results compared with and without the reduction, the baseline stored %d states without it, %d with it (%d queries with more states, %d with more discrete parts); at tcheck's limits: %d", total.SymPairs, total.StoredOff, total.StoredOn, total.SymLarger, total.SymMoreDiscrete, total.AtLimit)
 	}
 	if *flagStats {
 		fmt.Println(msg)

@@ -112,10 +112,12 @@ type Stats struct {
 	// decided, neither an error); StoredOff and StoredOn sum the states the
 	// baseline stored without and with it, over the queries whose
 	// explorations both completed; SymLarger counts those queries where
-	// the reduction stored more.
+	// the reduction stored more states, SymMoreDiscrete those where it
+	// stored more distinct discrete parts (docs/difftest.md, finding 4).
 	SymPairs            int
 	StoredOff, StoredOn int64
 	SymLarger           int
+	SymMoreDiscrete     int
 	// AtLimit counts results under Harness.Symmetry that hit tcheck's state
 	// or time limit (MaxStates, Timeout): not compared, unless the search
 	// with the reduction hit it where the one without completed.
@@ -140,6 +142,7 @@ func (s *Stats) Add(o Stats) {
 	s.StoredOff += o.StoredOff
 	s.StoredOn += o.StoredOn
 	s.SymLarger += o.SymLarger
+	s.SymMoreDiscrete += o.SymMoreDiscrete
 	s.AtLimit += o.AtLimit
 	for k, v := range o.ByKind {
 		if s.ByKind == nil {
@@ -367,6 +370,9 @@ func (r *run) comparePair(c Config, off, on []*queries.Result, base bool) {
 			st.StoredOn += b.Stats.Stored
 			if b.Stats.Stored > a.Stats.Stored {
 				st.SymLarger++
+			}
+			if b.Stats.Discrete > a.Stats.Discrete {
+				st.SymMoreDiscrete++
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -207,6 +208,66 @@ func TestSymmetryPairCanFail(t *testing.T) {
 			case tc.want != "" && (len(out.Disagreements) != 1 || !strings.Contains(out.Disagreements[0].Msg, tc.want)):
 				t.Errorf("disagreements %v, want one with %q", out.Disagreements, tc.want)
 			}
+		})
+	}
+}
+
+// openSymmetry are the models of testdata/symmetry on which the symmetry
+// reduction still stores more discrete parts than the unreduced search
+// (the file's comment says why): that check is skipped unless
+// -difftest.strict. Remove an entry once the canonical form is fixed.
+var openSymmetry = map[string]bool{"signature-order.yaml": true}
+
+// TestSymmetryRegressionModels checks the models kept under
+// testdata/symmetry (found by TestDifferentialSymmetric): every query
+// meets its expect: with and without the symmetry reduction, the harness
+// finds no disagreement (with and without it, against the reference), and
+// the reduced search stores no more discrete parts than the unreduced
+// one, which a canonical form that depends on the discrete part alone
+// guarantees.
+func TestSymmetryRegressionModels(t *testing.T) {
+	files, err := filepath.Glob("testdata/symmetry/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no models: %v", err)
+	}
+	for _, path := range files {
+		name := filepath.Base(path)
+		t.Run(strings.TrimSuffix(name, ".yaml"), func(t *testing.T) {
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, net, err := model.Load(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			qs, err := queries.FromFile(net, f, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sys := zone.NewSystem(net)
+			off := queries.Check(sys, qs, queries.Options{Workers: 1})
+			on := queries.Check(sys, qs, queries.Options{Workers: 1, Symmetry: true})
+			for i, r := range on {
+				if !r.Query.Expect.Given {
+					t.Errorf("query %s has no expect:", r.Query.Name)
+				}
+				for _, res := range []*queries.Result{off[i], r} {
+					if !res.Matches() {
+						t.Errorf("query %s (%s): got %v %s, want %s (%v)", r.Query.Name, res.Extrapolation, res.Verdict, values(res), r.Query.Expect.Raw, res.TraceErr)
+					}
+				}
+				t.Logf("%s: %d states (%d discrete) stored without the reduction, %d (%d) with it", r.Query.Name, off[i].Stats.Stored, off[i].Stats.Discrete, r.Stats.Stored, r.Stats.Discrete)
+				if r.Stats.Discrete > off[i].Stats.Discrete {
+					msg := fmt.Sprintf("query %s: %d discrete parts stored with the symmetry reduction, %d without", r.Query.Name, r.Stats.Discrete, off[i].Stats.Discrete)
+					if openSymmetry[name] && !*flagStrict {
+						t.Logf("open finding: %s", msg)
+					} else {
+						t.Error(msg)
+					}
+				}
+			}
+			report(t, name, text, (&Harness{Ref: defaultReference(), Configs: Configs, SlowSupAll: true, Symmetry: true}).Compare(text))
 		})
 	}
 }

@@ -95,6 +95,22 @@ func TestHarnessCanFail(t *testing.T) {
 			}
 		})
 	}
+	// on symmetric models, the results with the reduction are compared
+	// with the reference too
+	t.Run("negated verdicts on symmetric models", func(t *testing.T) {
+		found := 0
+		for _, seed := range []uint64{1, 2, 4, 5, 6} { // 3: the reference takes seconds
+			h := &Harness{Ref: wrongReference{RegionReference: ref, negate: true}, Configs: Configs[:1], Symmetry: true}
+			for _, d := range h.Compare(symSeedModel(seed)).Disagreements {
+				if d.Config == Configs[0].Name+"+sym" && strings.Contains(d.Msg, "reference says") {
+					found++
+				}
+			}
+		}
+		if found == 0 {
+			t.Errorf("a reference with negated verdicts: no disagreement reported with the symmetry reduction")
+		}
+	})
 	// a model that does not compile is a failure (a generator bug)
 	out := Compare([]byte("name: bad\ntemplates: []\nsystem: |\n  system Nope;\n"), ref)
 	if len(out.Disagreements) == 0 {

@@ -201,3 +201,16 @@ func FuzzDifferential(f *testing.F) {
 		report(t, "fuzz", text, (&Harness{Ref: defaultReference(), Configs: Configs}).Compare(text))
 	})
 }
+
+// FuzzDifferentialSymmetric is FuzzDifferential on symmetric models
+// (GenerateSymmetric), with and without the symmetry reduction.
+func FuzzDifferentialSymmetric(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 4, 5, 6, 7} { // 3: the reference takes seconds
+		f.Add(SeedBytes(seed, 256))
+	}
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		text := GenerateSymmetric(NewSource(b)).Text
+		report(t, "fuzz", text, (&Harness{Ref: defaultReference(), Configs: Configs, Symmetry: true}).Compare(text))
+	})
+}

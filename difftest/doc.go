@@ -31,5 +31,5 @@
 //	go test ./difftest/                                  # 2,000 seeds, the baseline and 3 rotating configurations each; 300 symmetric ones
 //	go test ./difftest/ -run TestDifferentialSymmetric -v -difftest.symseeds 5000 -difftest.stats
 //	go test ./difftest/ -run TestDifferential -v -difftest.seeds 20000 -difftest.all -difftest.stats
-//	go test ./difftest/ -run XXX -fuzz FuzzDifferential  # fuzzing
+//	go test ./difftest/ -run XXX -fuzz FuzzDifferential  # fuzzing (FuzzDifferentialSymmetric: symmetric models)
 package difftest

@@ -20,6 +20,7 @@ var (
 	flagProcs = flag.Int("difftest.workers", 0, "models checked in parallel (default GOMAXPROCS)")
 	flagExtra = flag.Int("difftest.extra", 3, "configurations besides the baseline per model, rotating")
 	flagAll   = flag.Bool("difftest.all", false, "check every model under every configuration (default: the baseline and 3 others, rotating)")
+	flagSym   = flag.Int("difftest.symseeds", 0, "number of random symmetric models of TestDifferentialSymmetric (default 300, 50 with -short)")
 )
 
 // configsFor returns the configurations model i of the seed list is
@@ -83,6 +84,42 @@ func TestDifferential(t *testing.T) {
 			n = 200
 		}
 	}
+	runSeeds(t, n, seedModel, func(i int) *Harness {
+		return &Harness{Ref: defaultReference(), Configs: configsFor(i, *flagExtra), SlowSupAll: *flagAll}
+	})
+}
+
+// TestDifferentialSymmetric compares tcheck with the symmetry reduction
+// with tcheck without it, under the baseline and rotating configurations,
+// and with the reference, on a fixed list of random symmetric models
+// (GenerateSymmetric); and checks that the reduction stores fewer states
+// in all than the unreduced search.
+func TestDifferentialSymmetric(t *testing.T) {
+	n := *flagSym
+	if n == 0 {
+		// 300: about 20 s CPU (docs/difftest.md)
+		n = 300
+		if testing.Short() {
+			n = 50
+		}
+	}
+	total := runSeeds(t, n, symSeedModel, func(i int) *Harness {
+		return &Harness{Ref: defaultReference(), Configs: configsFor(i, *flagExtra), SlowSupAll: *flagAll, Symmetry: true}
+	})
+	if total.StoredOn >= total.StoredOff {
+		t.Errorf("the symmetry reduction stored %d states, the unreduced search %d", total.StoredOn, total.StoredOff)
+	}
+}
+
+func symSeedModel(seed uint64) []byte {
+	return GenerateSymmetric(NewSource(SeedBytes(seed, seedLen))).Text
+}
+
+// runSeeds checks the models of n seeds from -difftest.first, model i
+// with harness(i), in parallel, fails t with the disagreements and
+// returns the statistics.
+func runSeeds(t *testing.T, n int, gen func(uint64) []byte, harness func(int) *Harness) Stats {
+	t.Helper()
 	start, cpu0 := time.Now(), cpuTime()
 	type item struct {
 		seed uint64
@@ -104,8 +141,8 @@ func TestDifferential(t *testing.T) {
 			defer wg.Done()
 			for i := range next {
 				seed := *flagFirst + uint64(i)
-				text := seedModel(seed)
-				out := (&Harness{Ref: defaultReference(), Configs: configsFor(i, *flagExtra), SlowSupAll: *flagAll}).Compare(text)
+				text := gen(seed)
+				out := harness(i).Compare(text)
 				items[i] = item{seed, text, out}
 				if len(out.Disagreements) > 0 && *flagStats {
 					fmt.Printf("seed %d: %d disagreements, first: %s\n", seed, len(out.Disagreements), out.Disagreements[0])
@@ -142,10 +179,14 @@ func TestDifferential(t *testing.T) {
 	if defaultReference() == nil {
 		msg += " (no reference: tcheck against itself only)"
 	}
+	if total.SymPairs > 0 {
+		msg += fmt.Sprintf("; symmetry: %d results compared with and without the reduction, the baseline stored %d states without it, %d with it (%d queries with more states, %d with more discrete parts); at tcheck's limits: %d", total.SymPairs, total.StoredOff, total.StoredOn, total.SymLarger, total.SymMoreDiscrete, total.AtLimit)
+	}
 	if *flagStats {
 		fmt.Println(msg)
 	}
 	t.Log(msg)
+	return total
 }
 
 // FuzzDifferential drives the generator from the fuzzer's bytes: the
@@ -158,5 +199,18 @@ func FuzzDifferential(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		text := Generate(NewSource(b)).Text
 		report(t, "fuzz", text, (&Harness{Ref: defaultReference(), Configs: Configs}).Compare(text))
+	})
+}
+
+// FuzzDifferentialSymmetric is FuzzDifferential on symmetric models
+// (GenerateSymmetric), with and without the symmetry reduction.
+func FuzzDifferentialSymmetric(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 4, 5, 6, 7} { // 3: the reference takes seconds
+		f.Add(SeedBytes(seed, 256))
+	}
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		text := GenerateSymmetric(NewSource(b)).Text
+		report(t, "fuzz", text, (&Harness{Ref: defaultReference(), Configs: Configs, Symmetry: true}).Compare(text))
 	})
 }

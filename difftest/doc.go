@@ -9,7 +9,12 @@
 //     verdict (Configs: each extrapolation, depth-first order, full zones,
 //     global bounds, the convex hull, and the UPPAAL XML and XTA round trip
 //     of the model);
-//   - every trace tcheck gives against its replay (Result.TraceErr).
+//   - every trace tcheck gives against its replay (Result.TraceErr);
+//   - on random symmetric models (GenerateSymmetric: a scalar set, processes
+//     instantiated over it, symmetric queries), tcheck with its symmetry
+//     reduction against tcheck without it under the same configuration,
+//     and both against the reference (Harness.Symmetry,
+//     TestDifferentialSymmetric).
 //
 // The generator draws its choices from a byte string (Source): a seed
 // stands for the bytes of a PCG stream, and the fuzz target
@@ -23,7 +28,8 @@
 // Harness.SlowSupAll (tcheck doubles the clock's bound up to 2^20 on
 // them). docs/difftest.md reports the figures and the findings.
 //
-//	go test ./difftest/                                  # 2,000 seeds, the baseline and 3 rotating configurations each
+//	go test ./difftest/                                  # 2,000 seeds, the baseline and 3 rotating configurations each; 300 symmetric ones
+//	go test ./difftest/ -run TestDifferentialSymmetric -v -difftest.symseeds 5000 -difftest.stats
 //	go test ./difftest/ -run TestDifferential -v -difftest.seeds 20000 -difftest.all -difftest.stats
-//	go test ./difftest/ -run XXX -fuzz FuzzDifferential  # fuzzing
+//	go test ./difftest/ -run XXX -fuzz FuzzDifferential  # fuzzing (FuzzDifferentialSymmetric: symmetric models)
 package difftest

@@ -548,44 +548,7 @@ func (g *generator) text() []byte {
 	for p, gp := range g.procs {
 		fmt.Fprintf(&b, "  - name: %s\n", gp.name)
 		block(&b, "    ", "declarations", g.declsOf(p))
-		b.WriteString("    locations:\n")
-		for l, loc := range gp.locs {
-			fmt.Fprintf(&b, "      - {name: %s", loc.name)
-			if l == 0 {
-				b.WriteString(", initial: true")
-			}
-			if loc.committed {
-				b.WriteString(", committed: true")
-			}
-			if loc.urgent {
-				b.WriteString(", urgent: true")
-			}
-			if len(loc.inv) > 0 {
-				fmt.Fprintf(&b, ", invariant: %s", q(strings.Join(loc.inv, " && ")))
-			}
-			b.WriteString("}\n")
-		}
-		if len(gp.edges) == 0 {
-			b.WriteString("    edges: []\n")
-			continue
-		}
-		b.WriteString("    edges:\n")
-		for _, e := range gp.edges {
-			fmt.Fprintf(&b, "      - {from: %s, to: %s", gp.locs[e.from].name, gp.locs[e.to].name)
-			if e.sel != "" {
-				fmt.Fprintf(&b, ", select: %s", q(e.sel))
-			}
-			if len(e.guard) > 0 {
-				fmt.Fprintf(&b, ", guard: %s", q(strings.Join(e.guard, " && ")))
-			}
-			if e.sync != "" {
-				fmt.Fprintf(&b, ", sync: %s", q(e.sync))
-			}
-			if len(e.update) > 0 {
-				fmt.Fprintf(&b, ", update: %s", q(strings.Join(e.update, ", ")))
-			}
-			b.WriteString("}\n")
-		}
+		writeAutomaton(&b, gp.locs, gp.edges)
 	}
 	var names []string
 	for _, gp := range g.procs {
@@ -597,4 +560,47 @@ func (g *generator) text() []byte {
 		fmt.Fprintf(&b, "  %s: {formula: %s}\n", qq.name, q(qq.formula))
 	}
 	return []byte(b.String())
+}
+
+// writeAutomaton writes a template's locations (the first is initial) and
+// edges.
+func writeAutomaton(b *strings.Builder, locs []genLoc, edges []genEdge) {
+	b.WriteString("    locations:\n")
+	for l, loc := range locs {
+		fmt.Fprintf(b, "      - {name: %s", loc.name)
+		if l == 0 {
+			b.WriteString(", initial: true")
+		}
+		if loc.committed {
+			b.WriteString(", committed: true")
+		}
+		if loc.urgent {
+			b.WriteString(", urgent: true")
+		}
+		if len(loc.inv) > 0 {
+			fmt.Fprintf(b, ", invariant: %s", q(strings.Join(loc.inv, " && ")))
+		}
+		b.WriteString("}\n")
+	}
+	if len(edges) == 0 {
+		b.WriteString("    edges: []\n")
+		return
+	}
+	b.WriteString("    edges:\n")
+	for _, e := range edges {
+		fmt.Fprintf(b, "      - {from: %s, to: %s", locs[e.from].name, locs[e.to].name)
+		if e.sel != "" {
+			fmt.Fprintf(b, ", select: %s", q(e.sel))
+		}
+		if len(e.guard) > 0 {
+			fmt.Fprintf(b, ", guard: %s", q(strings.Join(e.guard, " && ")))
+		}
+		if e.sync != "" {
+			fmt.Fprintf(b, ", sync: %s", q(e.sync))
+		}
+		if len(e.update) > 0 {
+			fmt.Fprintf(b, ", update: %s", q(strings.Join(e.update, ", ")))
+		}
+		b.WriteString("}\n")
+	}
 }

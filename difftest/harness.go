@@ -107,6 +107,21 @@ type Stats struct {
 	// Undecided counts sup queries that neither the reference nor tcheck
 	// (within SlowSupDeadline) could answer.
 	Undecided int
+	// Under Harness.Symmetry: SymPairs counts the (query, configuration)
+	// results compared directly with and without the reduction (both
+	// decided, neither an error); StoredOff and StoredOn sum the states the
+	// baseline stored without and with it, over the queries whose
+	// explorations both completed; SymLarger counts those queries where
+	// the reduction stored more states, SymMoreDiscrete those where it
+	// stored more distinct discrete parts (docs/difftest.md, finding 4).
+	SymPairs            int
+	StoredOff, StoredOn int64
+	SymLarger           int
+	SymMoreDiscrete     int
+	// AtLimit counts results under Harness.Symmetry that hit tcheck's state
+	// or time limit (MaxStates, Timeout): not compared, unless the search
+	// with the reduction hit it where the one without completed.
+	AtLimit int
 }
 
 func (s *Stats) Add(o Stats) {
@@ -123,6 +138,12 @@ func (s *Stats) Add(o Stats) {
 	s.Imprecise += o.Imprecise
 	s.Undecided += o.Undecided
 	s.Errors += o.Errors
+	s.SymPairs += o.SymPairs
+	s.StoredOff += o.StoredOff
+	s.StoredOn += o.StoredOn
+	s.SymLarger += o.SymLarger
+	s.SymMoreDiscrete += o.SymMoreDiscrete
+	s.AtLimit += o.AtLimit
 	for k, v := range o.ByKind {
 		if s.ByKind == nil {
 			s.ByKind = map[string]int{}
@@ -164,6 +185,9 @@ var trueFormula = &model.Formula{Kind: model.FTrue, Src: "true"}
 
 type run struct {
 	refGaveUp bool // the reference answered unsupported or its limit once
+	// symmetric: Harness.Symmetry, whose models (the unreduced ones) may
+	// exceed tcheck's limits
+	symmetric bool
 	text      []byte
 	ref       Reference
 	out       *Outcome
@@ -190,6 +214,12 @@ type Harness struct {
 	// doubles the clock's bound up to 2^20 on them (docs/queries.md),
 	// which can take seconds (docs/difftest.md).
 	SlowSupAll bool
+	// Symmetry runs every configuration twice, without and with the
+	// symmetry reduction over the model's scalar sets
+	// (queries.Options.Symmetry, the configuration's name suffixed
+	// "+sym"): both are compared with the reference (or the baseline
+	// without the reduction), and with each other (comparePair).
+	Symmetry bool
 }
 
 // SlowSupDeadline bounds tcheck's time on a sup query whose value is
@@ -213,7 +243,7 @@ func (h *Harness) Compare(text []byte) *Outcome {
 		configs = Configs
 	}
 	out := &Outcome{}
-	r := &run{text: text, ref: h.Ref, out: out}
+	r := &run{text: text, ref: h.Ref, out: out, symmetric: h.Symmetry}
 	f, err := model.Parse("gen.yaml", text)
 	if err != nil {
 		r.fail(nil, "", "generated model does not parse: %v", err)
@@ -249,9 +279,21 @@ func (h *Harness) Compare(text []byte) *Outcome {
 			slow[qi] = true
 		}
 	}
+	compareAll := func(c Config, res []*queries.Result) {
+		for qi, q := range r.qs {
+			if res[qi] == nil {
+				out.Stats.SkippedSlow++
+				continue
+			}
+			if exps[qi].decided {
+				r.compare(q, c, exps[qi], res[qi])
+			}
+		}
+	}
 	var base []*queries.Result
 	for ci, c := range configs {
-		res := r.check(f, c, slow, ci == 0 || h.SlowSupAll && c.Opts.Order != zone.DFS && !c.Opts.Hull)
+		withSlow := ci == 0 || h.SlowSupAll && c.Opts.Order != zone.DFS && !c.Opts.Hull
+		res := r.check(f, c, slow, withSlow)
 		if ci == 0 {
 			base = res
 			if base == nil {
@@ -266,17 +308,92 @@ func (h *Harness) Compare(text []byte) *Outcome {
 		if res == nil {
 			continue
 		}
-		for qi, q := range r.qs {
-			if res[qi] == nil {
-				out.Stats.SkippedSlow++
-				continue
-			}
-			if exps[qi].decided {
-				r.compare(q, c, exps[qi], res[qi])
+		compareAll(c, res)
+		if h.Symmetry {
+			cs := c
+			cs.Name += "+sym"
+			cs.Opts.Symmetry = true
+			if on := r.check(f, cs, slow, withSlow); on != nil {
+				compareAll(cs, on)
+				r.comparePair(cs, res, on, ci == 0)
 			}
 		}
 	}
 	return out
+}
+
+// atLimit counts res if it is unknown at tcheck's state or time limit
+// under Harness.Symmetry.
+func (r *run) atLimit(res *queries.Result) bool {
+	if !r.symmetric || res.Verdict != queries.Unknown || res.Reason != zone.LimitStates && res.Reason != zone.LimitTime {
+		return false
+	}
+	r.out.Stats.AtLimit++
+	return true
+}
+
+// symActive is the part of Result.Extrapolation that says the symmetry
+// reduction was used (zone.describeSymmetry).
+const symActive = "symmetry reduction over"
+
+// comparePair compares the results of configuration c (with the symmetry
+// reduction) with those of the same configuration without it: the same
+// verdicts and the same sup values where both are decided without a model
+// error (which one meets first depends on the search order), and the
+// reduction in use wherever the model allows it (scalar sets, no
+// model.Network.SymmetryObstacle, no convex hull). On the baseline
+// (base) it sums the states stored with and without the reduction.
+func (r *run) comparePair(c Config, off, on []*queries.Result, base bool) {
+	st := &r.out.Stats
+	allowed := len(r.net.Scalars) > 0 && r.net.SymmetryObstacle() == "" && !c.Opts.Hull
+	for qi, q := range r.qs {
+		a, b := off[qi], on[qi]
+		if a == nil || b == nil {
+			continue
+		}
+		if allowed && !strings.Contains(b.Extrapolation, symActive) {
+			r.fail(q, c.Name, "the symmetry reduction is not used (%s)", b.Extrapolation)
+		}
+		if b.Verdict == queries.Unknown && b.Reason == zone.LimitStates && a.Reason == zone.Completed {
+			r.fail(q, c.Name, "the search with the symmetry reduction stopped at %d states, the one without completed with %d", b.Stats.Stored, a.Stats.Stored)
+			continue
+		}
+		if a.Verdict == queries.Unknown || b.Verdict == queries.Unknown || a.Verdict == queries.Error || b.Verdict == queries.Error {
+			continue
+		}
+		st.SymPairs++
+		if msg := symMismatch(a, b); msg != "" {
+			r.fail(q, c.Name, "%s", msg)
+		}
+		if base && a.Reason == zone.Completed && b.Reason == zone.Completed {
+			st.StoredOff += a.Stats.Stored
+			st.StoredOn += b.Stats.Stored
+			if b.Stats.Stored > a.Stats.Stored {
+				st.SymLarger++
+			}
+			if b.Stats.Discrete > a.Stats.Discrete {
+				st.SymMoreDiscrete++
+			}
+		}
+	}
+}
+
+// symMismatch compares a result with the symmetry reduction (on) with the
+// same configuration's without it (off), both decided ("" when they
+// agree).
+func symMismatch(off, on *queries.Result) string {
+	if on.Verdict != off.Verdict {
+		return fmt.Sprintf("verdict %s with the symmetry reduction, %s without", on.Verdict, off.Verdict)
+	}
+	if len(on.Values) != len(off.Values) {
+		return fmt.Sprintf("values %s with the symmetry reduction, %s without", values(on), values(off))
+	}
+	for i := range on.Values {
+		if on.Values[i] != off.Values[i] {
+			return fmt.Sprintf("values %s with the symmetry reduction, %s without", values(on), values(off))
+		}
+	}
+	return ""
 }
 
 func kindName(q *queries.Query) string {
@@ -486,6 +603,9 @@ func (r *run) baseExpect(q *queries.Query, b *queries.Result) expectation {
 			r.out.Stats.Undecided++
 			return expectation{}
 		}
+		if r.atLimit(b) {
+			return expectation{}
+		}
 		r.fail(q, "baseline", "verdict unknown (%v, %d states stored)", b.Reason, b.Stats.Stored)
 		return expectation{}
 	case queries.Error:
@@ -533,6 +653,9 @@ func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Re
 		if q.Kind == syntax.QuerySup && res.Reason == zone.LimitTime {
 			// a sup run apart with a short deadline (Harness.SlowSupAll)
 			st.Undecided++
+			return
+		}
+		if r.atLimit(res) {
 			return
 		}
 		r.fail(q, c.Name, "verdict unknown (%v, %d states stored); %s", res.Reason, res.Stats.Stored, want())

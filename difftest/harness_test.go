@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,6 +95,22 @@ func TestHarnessCanFail(t *testing.T) {
 			}
 		})
 	}
+	// on symmetric models, the results with the reduction are compared
+	// with the reference too
+	t.Run("negated verdicts on symmetric models", func(t *testing.T) {
+		found := 0
+		for _, seed := range []uint64{1, 2, 4, 5, 6} { // 3: the reference takes seconds
+			h := &Harness{Ref: wrongReference{RegionReference: ref, negate: true}, Configs: Configs[:1], Symmetry: true}
+			for _, d := range h.Compare(symSeedModel(seed)).Disagreements {
+				if d.Config == Configs[0].Name+"+sym" && strings.Contains(d.Msg, "reference says") {
+					found++
+				}
+			}
+		}
+		if found == 0 {
+			t.Errorf("a reference with negated verdicts: no disagreement reported with the symmetry reduction")
+		}
+	})
 	// a model that does not compile is a failure (a generator bug)
 	out := Compare([]byte("name: bad\ntemplates: []\nsystem: |\n  system Nope;\n"), ref)
 	if len(out.Disagreements) == 0 {
@@ -151,6 +168,122 @@ func TestRegressionModels(t *testing.T) {
 				}
 			}
 			report(t, name, text, Compare(text, defaultReference()))
+		})
+	}
+}
+
+// TestSymmetryPairCanFail: the direct comparison of a configuration with
+// and without the symmetry reduction (comparePair) reports a different
+// verdict, a different sup value, the reduction not used where the model
+// allows it, and a reduced search stopped at the state limit where the
+// unreduced one completed; it accepts equal answers and skips the pairs
+// where a model error or a limit makes them incomparable.
+func TestSymmetryPairCanFail(t *testing.T) {
+	text := symSeedModel(0)
+	f, err := model.Parse("gensym.yaml", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := f.Compile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := &queries.Query{Name: "q", Src: "E<> true"}
+	const active = "lu+, local bounds, symmetry reduction over s_t"
+	res := func(v queries.Verdict, reason zone.StopReason, stored int64, extrap string, vals ...queries.Value) *queries.Result {
+		return &queries.Result{Query: q, Verdict: v, Reason: reason, Stats: zone.Stats{Stored: stored}, Extrapolation: extrap, Values: vals}
+	}
+	done := func(v queries.Verdict, vals ...queries.Value) *queries.Result {
+		return res(v, zone.Completed, 10, active, vals...)
+	}
+	for _, tc := range []struct {
+		name    string
+		off, on *queries.Result
+		hull    bool
+		want    string // a substring of the disagreement, "" for none
+	}{
+		{"equal verdicts", done(queries.Satisfied), done(queries.Satisfied), false, ""},
+		{"different verdicts", done(queries.Satisfied), done(queries.Violated), false, "verdict violated with the symmetry reduction"},
+		{"equal sup values", done(queries.Satisfied, queries.Value{Bound: 3}), done(queries.Satisfied, queries.Value{Bound: 3}), false, ""},
+		{"different sup values", done(queries.Satisfied, queries.Value{Bound: 3}), done(queries.Satisfied, queries.Value{Bound: 4}), false, "values"},
+		{"strict and non-strict sup", done(queries.Satisfied, queries.Value{Bound: 3}), done(queries.Satisfied, queries.Value{Bound: 3, Strict: true}), false, "values"},
+		{"reduction not used", done(queries.Satisfied), res(queries.Satisfied, zone.Completed, 10, "lu+, local bounds"), false, "not used"},
+		{"no reduction under the hull", done(queries.Satisfied), res(queries.Satisfied, zone.Completed, 10, "lu+, convex-hull over-approximation"), true, ""},
+		{"reduced search at the limit", done(queries.Satisfied), res(queries.Unknown, zone.LimitStates, MaxStates, active), false, "stopped at"},
+		{"both at the limit", res(queries.Unknown, zone.LimitStates, MaxStates, active), res(queries.Unknown, zone.LimitStates, MaxStates, active), false, ""},
+		{"a model error on one side", done(queries.Satisfied), res(queries.Error, zone.Failed, 3, active), false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := &Outcome{}
+			r := &run{out: out, net: net, qs: []*queries.Query{q}, symmetric: true}
+			c := Config{Name: "lu+sym", Opts: queries.Options{Symmetry: true, Hull: tc.hull}}
+			r.comparePair(c, []*queries.Result{tc.off}, []*queries.Result{tc.on}, true)
+			switch {
+			case tc.want == "" && len(out.Disagreements) > 0:
+				t.Errorf("disagreement reported: %v", out.Disagreements)
+			case tc.want != "" && (len(out.Disagreements) != 1 || !strings.Contains(out.Disagreements[0].Msg, tc.want)):
+				t.Errorf("disagreements %v, want one with %q", out.Disagreements, tc.want)
+			}
+		})
+	}
+}
+
+// openSymmetry are the models of testdata/symmetry on which the symmetry
+// reduction still stores more discrete parts than the unreduced search
+// (the file's comment says why): that check is skipped unless
+// -difftest.strict. Remove an entry once the canonical form is fixed.
+var openSymmetry = map[string]bool{"signature-order.yaml": true}
+
+// TestSymmetryRegressionModels checks the models kept under
+// testdata/symmetry (found by TestDifferentialSymmetric): every query
+// meets its expect: with and without the symmetry reduction, the harness
+// finds no disagreement (with and without it, against the reference), and
+// the reduced search stores no more discrete parts than the unreduced
+// one, which a canonical form that depends on the discrete part alone
+// guarantees.
+func TestSymmetryRegressionModels(t *testing.T) {
+	files, err := filepath.Glob("testdata/symmetry/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no models: %v", err)
+	}
+	for _, path := range files {
+		name := filepath.Base(path)
+		t.Run(strings.TrimSuffix(name, ".yaml"), func(t *testing.T) {
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, net, err := model.Load(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			qs, err := queries.FromFile(net, f, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sys := zone.NewSystem(net)
+			off := queries.Check(sys, qs, queries.Options{Workers: 1})
+			on := queries.Check(sys, qs, queries.Options{Workers: 1, Symmetry: true})
+			for i, r := range on {
+				if !r.Query.Expect.Given {
+					t.Errorf("query %s has no expect:", r.Query.Name)
+				}
+				for _, res := range []*queries.Result{off[i], r} {
+					if !res.Matches() {
+						t.Errorf("query %s (%s): got %v %s, want %s (%v)", r.Query.Name, res.Extrapolation, res.Verdict, values(res), r.Query.Expect.Raw, res.TraceErr)
+					}
+				}
+				t.Logf("%s: %d states (%d discrete) stored without the reduction, %d (%d) with it", r.Query.Name, off[i].Stats.Stored, off[i].Stats.Discrete, r.Stats.Stored, r.Stats.Discrete)
+				if r.Stats.Discrete > off[i].Stats.Discrete {
+					msg := fmt.Sprintf("query %s: %d discrete parts stored with the symmetry reduction, %d without", r.Query.Name, r.Stats.Discrete, off[i].Stats.Discrete)
+					if openSymmetry[name] && !*flagStrict {
+						t.Logf("open finding: %s", msg)
+					} else {
+						t.Error(msg)
+					}
+				}
+			}
+			report(t, name, text, (&Harness{Ref: defaultReference(), Configs: Configs, SlowSupAll: true, Symmetry: true}).Compare(text))
 		})
 	}
 }

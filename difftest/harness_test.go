@@ -232,7 +232,7 @@ func TestSymmetryPairCanFail(t *testing.T) {
 // reduction still stores more discrete parts than the unreduced search
 // (the file's comment says why): that check is skipped unless
 // -difftest.strict. Remove an entry once the canonical form is fixed.
-var openSymmetry = map[string]bool{"signature-order.yaml": true}
+var openSymmetry = map[string]bool{}
 
 // TestSymmetryRegressionModels checks the models kept under
 // testdata/symmetry (found by TestDifferentialSymmetric): every query

@@ -89,6 +89,10 @@ func (c *compiler) setFamily(p *Process, name string, types []*typ, vals []int64
 // broadcast may see their updates applied in an order that a permutation
 // reverses.
 func (n *Network) SymmetryObstacle() string {
+	anyBroadcast := false
+	for _, c := range n.Chans {
+		anyBroadcast = anyBroadcast || c.Broadcast
+	}
 	for _, p := range n.Procs {
 		if len(p.ScalarArgs) == 0 {
 			continue
@@ -97,8 +101,14 @@ func (n *Network) SymmetryObstacle() string {
 			if e.Send || !e.HasSync() || e.Update == nil {
 				continue
 			}
-			if e.SyncExpr != nil || n.Chans[e.Sync].Broadcast {
-				return fmt.Sprintf("%s receives a broadcast with an update (%s): receivers update in process order, which a permutation of %s changes", p.Name, e.UpdateSrc, n.Scalars[p.ScalarArgs[0].Set-1].Name)
+			set := n.Scalars[p.ScalarArgs[0].Set-1].Name
+			switch {
+			case e.SyncExpr == nil && n.Chans[e.Sync].Broadcast:
+				return fmt.Sprintf("%s receives a broadcast with an update (%s): receivers update in process order, which a permutation of %s changes", p.Name, e.UpdateSrc, set)
+			case e.SyncExpr != nil && anyBroadcast:
+				// the channel is chosen by an expression: it may be a
+				// broadcast one (a binary one could not matter)
+				return fmt.Sprintf("%s receives on a channel chosen by an expression (%s), which may be a broadcast channel, with an update (%s): broadcast receivers update in process order, which a permutation of %s changes", p.Name, e.SyncSrc, e.UpdateSrc, set)
 			}
 		}
 	}

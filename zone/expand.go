@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"hash/maphash"
 	"slices"
 	"sync/atomic"
 
@@ -16,9 +17,15 @@ type passedStore interface {
 	insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool)
 	// storedCount is the number of states stored by all workers.
 	storedCount() int64
+	// coversAny reports whether a stored zone of key covers one of zs.
+	coversAny(key []byte, zs []dbm.DBM) bool
 }
 
 func (p *passedList) storedCount() int64 { return p.stored }
+
+func (p *passedList) coversAny(key []byte, zs []dbm.DBM) bool {
+	return p.coversAnyHashed(key, maphash.Bytes(p.seed, key), zs)
+}
 
 // expander is the step shared by the sequential and the parallel search
 // (TChecker's layering: the algorithm is a loop over a waiting list, a
@@ -136,11 +143,17 @@ func (e *expander) storeSymmetric(parent nodeID, moveIdx int32, l, vv []int32, w
 		parts = append(e.one[:0], work)
 	}
 	for _, z := range parts {
-		_, _, cz, key, ci := e.sym.canon(l, vv, z)
+		cl, cv, cz, key, ci := e.sym.canon(l, vv, z)
 		if e.alu {
 			for x, y := range ci {
 				e.bl[y], e.bu[y] = e.xp.l[x], e.xp.u[x]
 			}
+		}
+		// the representative's zone permuted by the permutations that
+		// keep its discrete part: a stored zone covering one of them
+		// covers the orbit
+		if alts := e.sym.stabilizerZones(cl, cv, cz); len(alts) > 0 && e.passed.coversAny(key, alts) {
+			continue
 		}
 		if n, ok := e.passed.insert(key, cz, parent, moveIdx); ok {
 			e.out = append(e.out, n)

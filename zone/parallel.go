@@ -107,6 +107,20 @@ func (v sharedView) insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32) 
 
 func (v sharedView) storedCount() int64 { return v.s.stored.Load() }
 
+func (v sharedView) coversAny(key []byte, zs []dbm.DBM) bool {
+	s := v.s
+	h := maphash.Bytes(s.seed, key)
+	sh := &s.shards[h&s.mask]
+	sh.mu.Lock()
+	p := sh.p
+	if s.alu {
+		p.l, p.u = v.l, v.u
+	}
+	ok := p.coversAnyHashed(key, h, zs)
+	sh.mu.Unlock()
+	return ok
+}
+
 // counts sums the shards' counters, taking each shard's lock in turn.
 func (s *sharedPassed) counts() (stored, discrete, covered int64) {
 	for i := range s.shards {

@@ -98,6 +98,45 @@ func (p *passedList) lookup(key []byte, h uint64) int {
 	}
 }
 
+// find returns the index in keys of key with hash h, or false.
+func (p *passedList) find(key []byte, h uint64) (int, bool) {
+	hi := uint32(h >> 32)
+	mask := uint64(len(p.slots) - 1)
+	shift := 64 - uint(bits.Len(uint(len(p.slots)-1)))
+	for i := h >> shift & mask; ; i = (i + 1) & mask {
+		s := p.slots[i]
+		if s == 0 {
+			return 0, false
+		}
+		if r := p.keys.at(uint64(s - 1)); r.hash == hi && string(p.nodes.key(r.key)) == string(key) {
+			return int(s - 1), true
+		}
+	}
+}
+
+// coversAnyHashed reports whether a stored zone of key (hash h) covers
+// one of zs, as insert decides coverage; it counts one covered successor
+// if so.
+func (p *passedList) coversAnyHashed(key []byte, h uint64, zs []dbm.DBM) bool {
+	k, ok := p.find(key, h)
+	if !ok {
+		return false
+	}
+	s := p.nodes
+	for i := p.keys.at(uint64(k)).head; i != 0; {
+		r := s.recs.at(uint64(i - 1))
+		sz := s.zoneOf(r)
+		for _, z := range zs {
+			if p.alu && p.aluCovers(z, sz, i-1) || !p.alu && sz.includes(z) {
+				p.cover++
+				return true
+			}
+		}
+		i = r.next
+	}
+	return false
+}
+
 // grow doubles the index.
 func (p *passedList) grow() {
 	p.slots = make([]uint32, 2*len(p.slots))

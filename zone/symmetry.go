@@ -2,6 +2,7 @@ package zone
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -146,7 +147,8 @@ type symmetry struct {
 	// exact is set by canon when every tie was tried: the representative
 	// is then the same for every state of the orbit.
 	exact bool
-	pimg  []int32 // process images of the permutation apply applies
+	pimg  []int32   // process images of the permutation apply applies
+	alts  []dbm.DBM // stabilizerZones' results
 	// scratch of interchangeable
 	tl, tv, tci []int32
 	tz          dbm.DBM
@@ -340,12 +342,46 @@ func (s *symmetry) buildFeatures() {
 			s.feats[k][i] = append(s.feats[k][i], feature{fSelf, int32(v)})
 		}
 	}
+	// a global scalar variable (the holder of a lock) tells its member
+	// apart from the others
+	for v := range s.vars {
+		if sl := &s.vars[v]; sl.proc < 0 && len(sl.dims) == 0 && sl.scalar != 0 {
+			k := sl.scalar - 1
+			for i := range s.feats[k] {
+				s.feats[k][i] = append(s.feats[k][i], feature{fSelf, int32(v)})
+			}
+		}
+	}
 	for c := 1; c < len(s.clocks); c++ {
 		if sl := &s.clocks[c]; sl.proc < 0 && len(sl.dims) == 1 {
 			k, i := sl.dims[0].Set-1, sl.dims[0].Index
 			s.feats[k][i] = append(s.feats[k][i], feature{fClock, int32(c)})
 		}
 	}
+	// The discrete features first, the clocks' last: members are sorted
+	// by their discrete part before their zones, so that the discrete part
+	// of the representative depends on the zone as little as possible
+	// (zones of one discrete part can then cover each other; difftest's
+	// signature-order.yaml).
+	for k := range s.feats {
+		for i := range s.feats[k] {
+			slices.SortStableFunc(s.feats[k][i], func(a, b feature) int {
+				return cmp.Compare(featureRank(a.kind), featureRank(b.kind))
+			})
+		}
+	}
+}
+
+// featureRank orders features: discrete ones, then groups (which mix
+// both), then clocks.
+func featureRank(k int8) int {
+	switch k {
+	case fClock:
+		return 2
+	case fGroup:
+		return 1
+	}
+	return 0
 }
 
 // localFeatures lists the signature features of process p: its location,
@@ -603,6 +639,105 @@ func (s *symmetry) interchangeable(k int, ms []int32, locs, vars []int32, z dbm.
 		s.apply(s.swap, locs, vars, z, s.tl, s.tv, s.tz, s.tci)
 		s.swap[k][a], s.swap[k][b] = a, b
 		if !slices.Equal(s.tl, locs) || !slices.Equal(s.tv, vars) || !slices.Equal(s.tz.M, z.M) {
+			return false
+		}
+	}
+	return true
+}
+
+// stabilizerZones returns the zone z of a representative (locs, vars, z)
+// permuted by every permutation other than the identity that keeps its
+// discrete part (among members whose discrete features are equal, as far
+// as they may be enumerated within symTieLimit): zones that the
+// representative's choice of ordering keeps apart although the orbit of
+// one is covered by the other (difftest's signature-order.yaml). The
+// zones are scratch, valid until the next call.
+func (s *symmetry) stabilizerZones(locs, vars []int32, z dbm.DBM) []dbm.DBM {
+	if s.tl == nil {
+		s.tl, s.tv = make([]int32, len(locs)), make([]int32, len(vars))
+		s.tz, s.tci = dbm.New(z.Dim), make([]int32, z.Dim)
+		s.swap = identityPerm(s.sizes)
+	}
+	type group struct{ set, n, base int }
+	var groups [8]group
+	gs := groups[:0]
+	s.tieBase = s.tieBase[:0]
+	combos := 1
+	for k := range s.sizes {
+		// members with equal discrete features, each transposition of
+		// which keeps the discrete part
+		sig := s.sig[k]
+		for i := range s.sizes[k] {
+			sig[i] = s.discreteSignature(k, i, locs, vars, sig[i][:0])
+		}
+		ord := s.order[k]
+		for i := range ord {
+			ord[i] = int32(i)
+		}
+		slices.SortStableFunc(ord, func(a, b int32) int { return slices.Compare(sig[a], sig[b]) })
+		for r := 0; r < len(ord); {
+			e := r + 1
+			for e < len(ord) && slices.Equal(sig[ord[e]], sig[ord[r]]) {
+				e++
+			}
+			m := e - r
+			if m > 1 && combos*factorial(m) <= symTieLimit && s.keepsDiscrete(k, ord[r:e], locs, vars, z) {
+				combos *= factorial(m)
+				gs = append(gs, group{k, m, len(s.tieBase)})
+				s.tieBase = append(s.tieBase, ord[r:e]...)
+			}
+			r = e
+		}
+	}
+	if combos == 1 {
+		return nil
+	}
+	for len(s.alts) < combos-1 {
+		s.alts = append(s.alts, dbm.New(z.Dim))
+	}
+	pi := identityPerm(s.sizes)
+	buf := make([]int32, 0, 8)
+	for c := 1; c < combos; c++ {
+		x := c
+		for k := range pi {
+			for v := range pi[k] {
+				pi[k][v] = int32(v)
+			}
+		}
+		for _, g := range gs {
+			f := factorial(g.n)
+			members := s.tieBase[g.base : g.base+g.n]
+			images := make([]int32, g.n)
+			nthPermutation(images, members, x%f, buf[:0])
+			for j, m := range members {
+				pi[g.set][m] = images[j]
+			}
+			x /= f
+		}
+		s.apply(pi, locs, vars, z, s.tl, s.tv, s.alts[c-1], s.tci)
+	}
+	return s.alts[:combos-1]
+}
+
+// discreteSignature appends member i's discrete features of set k.
+func (s *symmetry) discreteSignature(k, i int, locs, vars []int32, sig []int32) []int32 {
+	for _, f := range s.feats[k][i] {
+		if featureRank(f.kind) == 0 {
+			sig = s.appendFeature(sig, f, i, locs, vars, dbm.DBM{})
+		}
+	}
+	return sig
+}
+
+// keepsDiscrete reports whether every transposition of ms[0] with another
+// member of ms (of set k) keeps the discrete part (locs, vars).
+func (s *symmetry) keepsDiscrete(k int, ms []int32, locs, vars []int32, z dbm.DBM) bool {
+	a := ms[0]
+	for _, b := range ms[1:] {
+		s.swap[k][a], s.swap[k][b] = b, a
+		s.apply(s.swap, locs, vars, z, s.tl, s.tv, s.tz, s.tci)
+		s.swap[k][a], s.swap[k][b] = a, b
+		if !slices.Equal(s.tl, locs) || !slices.Equal(s.tv, vars) {
 			return false
 		}
 	}

@@ -149,6 +149,9 @@ type symmetry struct {
 	exact bool
 	pimg  []int32   // process images of the permutation apply applies
 	alts  []dbm.DBM // stabilizerZones' results
+	// stabilizerZones' scratch
+	stabPi perm
+	images []int32
 	// scratch of interchangeable
 	tl, tv, tci []int32
 	tz          dbm.DBM
@@ -238,6 +241,7 @@ func newSymmetry(sys *System) (*symmetry, string) {
 	s.ci, s.bestCi = make([]int32, dim), make([]int32, dim)
 	s.pi, s.bestPi = identityPerm(s.sizes), identityPerm(s.sizes)
 	s.scratch = make([]int32, 0, slices.Max(s.sizes))
+	s.images = make([]int32, slices.Max(s.sizes))
 	s.sig = make([][][]int32, len(s.sizes))
 	s.order = make([][]int32, len(s.sizes))
 	for k, n := range s.sizes {
@@ -695,8 +699,10 @@ func (s *symmetry) stabilizerZones(locs, vars []int32, z dbm.DBM) []dbm.DBM {
 	for len(s.alts) < combos-1 {
 		s.alts = append(s.alts, dbm.New(z.Dim))
 	}
-	pi := identityPerm(s.sizes)
-	buf := make([]int32, 0, 8)
+	if s.stabPi == nil {
+		s.stabPi = identityPerm(s.sizes)
+	}
+	pi := s.stabPi
 	for c := 1; c < combos; c++ {
 		x := c
 		for k := range pi {
@@ -707,8 +713,8 @@ func (s *symmetry) stabilizerZones(locs, vars []int32, z dbm.DBM) []dbm.DBM {
 		for _, g := range gs {
 			f := factorial(g.n)
 			members := s.tieBase[g.base : g.base+g.n]
-			images := make([]int32, g.n)
-			nthPermutation(images, members, x%f, buf[:0])
+			images := s.images[:g.n]
+			nthPermutation(images, members, x%f, s.scratch[:0])
 			for j, m := range members {
 				pi[g.set][m] = images[j]
 			}

@@ -135,13 +135,15 @@ func (j *Journal) Rewrite(h Header, points []*PointResult, total int) error {
 // atomically: a temporary file in the same directory renamed over path
 // (which keeps its permissions), so that readers never see half a file.
 func WriteFile(path, format string, h Header, points []*PointResult, total int, wo WriteOptions) error {
-	return writeFileAtomic(path, func(w io.Writer) error {
+	return WriteFileAtomic(path, func(w io.Writer) error {
 		return Write(w, format, h, points, total, wo)
 	})
 }
 
-// writeFileAtomic writes path through a temporary file renamed over it.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
+// WriteFileAtomic writes path through write into a temporary file in the
+// same directory renamed over path (which keeps its permissions), so that
+// readers never see half a file.
+func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -126,7 +125,7 @@ load, or a model runtime error).`,
 				}
 			}
 			if junit != "" {
-				if err := writeFileAtomic(junit, func(w io.Writer) error {
+				if err := sweep.WriteFileAtomic(junit, func(w io.Writer) error {
 					host, _ := os.Hostname()
 					return regress.WriteJUnit(w, results, regress.JUnitOptions{Hostname: host, Timestamp: start})
 				}); err != nil {
@@ -203,29 +202,4 @@ func cmdContext(cmd *cobra.Command) context.Context {
 		return ctx
 	}
 	return context.Background()
-}
-
-// writeFileAtomic writes path through a temporary file renamed over it
-// (the --junit report; sweep result files are written by sweep.WriteFile).
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

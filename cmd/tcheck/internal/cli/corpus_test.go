@@ -13,7 +13,8 @@ import (
 // provenance and licences in testdata/corpus/MANIFEST.md), read from their
 // original files: a model M.xml with M.expect.q must verify every query of
 // that file as its EXPECT: line says (exit 0); a model with M.error must be
-// rejected (exit 2) with that positioned error. A regression in reading
+// rejected (exit 2) with that positioned error. Every trace is printed,
+// hence concretised and replayed. A regression in reading
 // UPPAAL XML, in the .q reader or in a verdict fails this test.
 func TestCorpus(t *testing.T) {
 	root := filepath.Join(repoRoot, "testdata", "corpus")
@@ -36,9 +37,15 @@ func TestCorpus(t *testing.T) {
 				t.Fatalf("both %s and %s exist", qfile, errFile)
 			case qerr == nil:
 				start := time.Now()
-				code, out, stderr := run("verify", m, "--queries", qfile, "--workers", "1", "--timeout", "1m", "--no-progress")
+				// --trace: every witness and counterexample is concretised
+				// and replayed, and one that does not replay makes the
+				// verdict an error (issue 18: the gear controller's traces)
+				code, out, stderr := run("verify", m, "--queries", qfile, "--workers", "1", "--timeout", "1m", "--no-progress", "--trace")
 				if code != ExitOK {
 					t.Errorf("exit %d, want 0 (every query as expected):\n%s%s", code, out, stderr)
+				}
+				if strings.Contains(out, "no trace") || strings.Contains(out, "(--trace prints it)") {
+					t.Errorf("a verdict without its printed trace:\n%s", out)
 				}
 				if n := strings.Count(out, "(as expected"); n == 0 || n != strings.Count(string(mustRead(t, qfile)), "EXPECT:") {
 					t.Errorf("%d queries as expected, want one per EXPECT: line of %s:\n%s", n, qfile, out)
@@ -69,4 +76,20 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestGearControllerTraceIssue18 is issue 18's first report: on the gear
+// controller (Lindahl, Pettersson and Yi), `E<> v2 and c2 > 650` was
+// satisfied but "no trace": the concretisation searched for small
+// denominators and gave up. The exact concretisation prints a run whose
+// delays are rationals, and the run replays (a trace that does not
+// replay would make the verdict an error, exit 2).
+func TestGearControllerTraceIssue18(t *testing.T) {
+	m := filepath.Join(repoRoot, "testdata", "corpus", "gearcontrol", "GearControl.xml")
+	for _, q := range []string{"E<> v2 and c2 > 650", "sup{v1}:c1", "sup{v2}:c2"} {
+		code, out, stderr := run("verify", m, "-q", q, "--trace", "--workers", "1", "--no-progress")
+		if code != ExitOK || strings.Contains(out, "no trace") || !strings.Contains(out, "delay ") {
+			t.Errorf("%s: exit %d, want 0 with a printed trace:\n%s%s", q, code, out, stderr)
+		}
+	}
 }

@@ -14,7 +14,8 @@ import (
 // only), by a sufficient condition that sup's bound doubling cannot reach:
 // a cycle of the explicit abstract zone graph that never resets x, passes
 // through a state satisfying cond, and makes time diverge because it resets
-// some clock y and also takes a guard that needs y ≥ 1 (so each turn of the
+// some clock y to 0, never to another value, and also takes a guard that
+// needs y ≥ 1 (so each turn of the
 // cycle lasts at least one time unit; Alur and Dill's "progress" condition
 // for non-Zeno cycles, TCS 1994, Section 6). A cycle of that graph is an
 // infinite run of the model (zone.Graph), which then visits cond-states at
@@ -50,6 +51,9 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	type edgeInfo struct {
 		to               int32
 		resets, atLeast1 []bool
+		// nonZero: the edge leaves the clock at a value other than 0
+		// (y = 3), after which a guard y ≥ 1 needs no time to pass
+		nonZero []bool
 	}
 	edges := make([][]edgeInfo, len(g.Nodes))
 	inCond := make([]bool, len(g.Nodes))
@@ -79,9 +83,11 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			if err != nil {
 				return false
 			}
-			e := edgeInfo{to: s, resets: make([]bool, sys.Dim), atLeast1: make([]bool, sys.Dim)}
+			e := edgeInfo{to: s, resets: make([]bool, sys.Dim), atLeast1: make([]bool, sys.Dim), nonZero: make([]bool, sys.Dim)}
 			for _, r := range resets {
+				// in execution order: the last assignment counts
 				e.resets[r.Clock] = true
+				e.nonZero[r.Clock] = r.Value != 0
 			}
 			if e.resets[x] {
 				continue // not on a cycle that lets x grow
@@ -123,6 +129,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 		reset := make([]bool, sys.Dim)
 		atLeast1 := make([]bool, sys.Dim)
+		nonZero := make([]bool, sys.Dim)
 		internal := false
 		for _, v := range scc {
 			for _, e := range edges[v.ID()] {
@@ -133,14 +140,22 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				for y := 1; y < sys.Dim; y++ {
 					reset[y] = reset[y] || e.resets[y]
 					atLeast1[y] = atLeast1[y] || e.atLeast1[y]
+					nonZero[y] = nonZero[y] || e.nonZero[y]
 				}
 			}
 		}
 		if !internal {
 			continue
 		}
+		// A closed walk of the component through a reset of y and a guard
+		// y ≥ 1 lasts at least one time unit per turn only if every
+		// assignment to y on it is y = 0: an assignment y = 3 satisfies
+		// the guard at once (a finding of the differential tester:
+		// testdata/difftest/sup-reset-to-nonzero.yaml). Components with
+		// such an assignment are not used for y (sound: the caller then
+		// keeps doubling the bound).
 		for y := 1; y < sys.Dim; y++ {
-			if reset[y] && atLeast1[y] {
+			if reset[y] && atLeast1[y] && !nonZero[y] {
 				return true
 			}
 		}

@@ -303,7 +303,7 @@ func (g *generator) edge(p, nLocs int, clocks []clockDecl, ints []intDecl) genEd
 		} else {
 			e.sync = name + "?"
 		}
-		if c.urgent || (c.broadcast && !send) {
+		if c.urgent {
 			clockGuards = false
 		}
 	}

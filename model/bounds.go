@@ -15,6 +15,9 @@ import "math"
 //	            give one);
 //	U_l(x) ≥ c  for every upper bound x < c, x ≤ c, x == c in a guard of an
 //	            edge leaving l or in the invariant of l;
+//	            (a guard of an edge receiving on a broadcast channel counts
+//	            negated as well: where it fails, the process stays out, so
+//	            x ≤ c there is also the lower bound x > c)
 //	L_l(x) ≥ L_l'(x), U_l(x) ≥ U_l'(x) for every edge l → l' that does not
 //	            assign x.
 //
@@ -65,6 +68,11 @@ func (c *compiler) clockBounds() {
 			src := &p.Locations[e.From]
 			for _, cn := range e.ClockGuard {
 				addBound(src.L, src.U, cn)
+				if e.BroadcastRecv {
+					// where the process stays out, the negation holds:
+					// a lower bound becomes an upper one and vice versa
+					addBound(src.L, src.U, cn.negated())
+				}
 				c.noteDiagonal(cn)
 			}
 			resets[ei] = c.edgeResets(p.Index, ei, nc)
@@ -97,6 +105,12 @@ func (c *compiler) clockBounds() {
 			}
 		}
 	}
+}
+
+// negated returns ¬cn as a constraint x_J - x_I ≺' -v, with the range of
+// its constant (only the bounds analysis reads it).
+func (cn ClockConstraint) negated() ClockConstraint {
+	return ClockConstraint{I: cn.J, J: cn.I, Strict: !cn.Strict, Const: -cn.Const, lo: -cn.hi, hi: -cn.lo}
 }
 
 func (c *compiler) noteDiagonal(cn ClockConstraint) {

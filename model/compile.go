@@ -1198,10 +1198,11 @@ func (c *compiler) edge(p *Process, sc *scope, pe *parsedEdge) (*Edge, []int, er
 			if r.t.urgent {
 				return nil, nil, c.errAt(s.Pos, "clock guard on an edge synchronising on urgent channel %s: not supported (UPPAAL only warns, and its semantics then depends on the clock values)", r.name)
 			}
-			if r.t.broadcast && !s.Send {
-				return nil, nil, c.errAt(s.Pos, "clock guard on a receiver of broadcast channel %s: not supported yet (UPPAAL allows it since version 4.1)", r.name)
+			if r.t.broadcast && !s.Send && len(e.ClockGuard) > MaxReceiverGuard {
+				return nil, nil, c.errAt(s.Pos, "the clock guard of a receiver of broadcast channel %s has %d constraints; at most %d are supported", r.name, len(e.ClockGuard), MaxReceiverGuard)
 			}
 		}
+		e.BroadcastRecv = r.t.broadcast && !s.Send
 	}
 	var resets []int
 	if len(pe.update) > 0 {

@@ -176,6 +176,12 @@ type Edge struct {
 	Sync     int
 	SyncExpr IntExpr
 	Send     bool // '!' (true) or '?' (false)
+	// BroadcastRecv marks an edge that receives on a broadcast channel.
+	// Its clock guard (allowed since UPPAAL 4.1) decides where the process
+	// takes part: it receives wherever a receiving edge is enabled and
+	// stays out elsewhere, so the guard is also used negated (the clock
+	// bounds count both).
+	BroadcastRecv bool
 
 	// Update runs the data assignments and records clock resets in
 	// Env.Resets in execution order. nil = no update.
@@ -183,6 +189,11 @@ type Edge struct {
 
 	GuardSrc, SyncSrc, UpdateSrc, SelectSrc, Comment string // as written
 }
+
+// MaxReceiverGuard is the largest number of constraints in the clock guard
+// of an edge receiving on a broadcast channel (the engine names one of them
+// in a move where the process stays out).
+const MaxReceiverGuard = 1<<12 - 1
 
 // HasSync reports whether the edge synchronises on a channel.
 func (e *Edge) HasSync() bool { return e.Sync >= 0 || e.SyncExpr != nil }

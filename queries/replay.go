@@ -251,6 +251,9 @@ func (r *replayer) stopped(locs, vars []int32, dim int) ([]bool, error) {
 // next state, checking that m is a legal transition of the network.
 func (r *replayer) move(locs, vars []int32, clocks []int64, m zone.Move) ([]int32, []int32, []int64, error) {
 	net := r.net
+	// The engine's skips (zone.SkipRef) say why a process stays out of a
+	// broadcast; the replay ignores them and checks the rule itself.
+	m = m.Taken()
 	if len(m) == 0 {
 		return nil, nil, nil, fmt.Errorf("empty move")
 	}
@@ -329,6 +332,8 @@ func (r *replayer) move(locs, vars []int32, clocks []int64, m zone.Move) ([]int3
 		}
 		if net.Chans[ch].Broadcast {
 			// every other process with an enabled receiving edge must join
+			// (enabled at the valuation: its clock guard counts, as in
+			// UPPAAL since version 4.1)
 			for q, proc := range net.Procs {
 				if inMove[q] {
 					continue
@@ -345,6 +350,11 @@ func (r *replayer) move(locs, vars []int32, clocks []int64, m zone.Move) ([]int3
 					ok, err := r.guardHolds(f)
 					if err != nil {
 						return nil, nil, nil, err
+					}
+					for i := 0; ok && c == ch && i < len(f.ClockGuard); i++ {
+						if ok, err = r.sat(&f.ClockGuard[i], clocks); err != nil {
+							return nil, nil, nil, err
+						}
 					}
 					if c == ch && ok {
 						return nil, nil, nil, fmt.Errorf("%s can receive broadcast %s but does not join", proc.Name, net.Chans[ch].Name)
@@ -486,7 +496,7 @@ func (r *replayer) candidateMoves(locs, vars []int32, fn func(zone.Move) (bool, 
 		if !committed {
 			return true
 		}
-		for _, ref := range m {
+		for _, ref := range m.Taken() {
 			if net.Procs[ref.Proc].Locations[locs[ref.Proc]].Committed {
 				return true
 			}
@@ -529,13 +539,38 @@ func (r *replayer) candidateMoves(locs, vars []int32, fn func(zone.Move) (bool, 
 					groups = append(groups, []en{q})
 				}
 			}
+			// A process whose receiving edges all have clock guards may
+			// also stay out, where each guard fails: ¬(c_0 ∧ … ∧ c_{n-1})
+			// is the union of the convex c_0 ∧ … ∧ c_{k-1} ∧ ¬c_k, one
+			// skip per edge (zone.SkipRef; moveWindow reads them).
+			var out []zone.EdgeRef
 			var rec func(k int, m zone.Move) (bool, error)
+			var skip func(k int, q []en, m zone.Move) (bool, error)
 			rec = func(k int, m zone.Move) (bool, error) {
 				if k == len(groups) {
-					return emit(append(zone.Move(nil), m...))
+					return emit(append(append(zone.Move(nil), m...), out...))
 				}
 				for _, q := range groups[k] {
 					if cont, err := rec(k+1, append(m, zone.EdgeRef{Proc: int32(q.p), Edge: int32(q.e)})); !cont || err != nil {
+						return cont, err
+					}
+				}
+				for _, q := range groups[k] {
+					if len(net.Procs[q.p].Edges[q.e].ClockGuard) == 0 {
+						return true, nil
+					}
+				}
+				return skip(k, groups[k], m)
+			}
+			skip = func(k int, q []en, m zone.Move) (bool, error) {
+				if len(q) == 0 {
+					return rec(k+1, m)
+				}
+				for c := range net.Procs[q[0].p].Edges[q[0].e].ClockGuard {
+					out = append(out, zone.SkipRef(int32(q[0].p), int32(q[0].e), int32(c)))
+					cont, err := skip(k, q[1:], m)
+					out = out[:len(out)-1]
+					if !cont || err != nil {
 						return cont, err
 					}
 				}
@@ -606,7 +641,8 @@ func (r *replayer) moveWindow(locs, vars []int32, clocks []int64, m zone.Move, c
 		}
 	}
 	// constraint x_I - x_J ≺ c on u + d·coef (+ reset values)
-	add := func(c *model.ClockConstraint, val []int64, co []int64) error {
+	// ... or its negation x_J - x_I ≺' -c
+	addNeg := func(c *model.ClockConstraint, val []int64, co []int64, neg bool) error {
 		v := int64(c.Const)
 		if c.Value != nil {
 			v = int64(c.Value(r.env))
@@ -614,9 +650,14 @@ func (r *replayer) moveWindow(locs, vars []int32, clocks []int64, m zone.Move, c
 				return err
 			}
 		}
-		iv.restrict(co[c.I]-co[c.J], val[c.I]-val[c.J], v*r.den, c.Strict)
+		if neg {
+			iv.restrict(co[c.J]-co[c.I], val[c.J]-val[c.I], -v*r.den, !c.Strict)
+		} else {
+			iv.restrict(co[c.I]-co[c.J], val[c.I]-val[c.J], v*r.den, c.Strict)
+		}
 		return nil
 	}
+	add := func(c *model.ClockConstraint, val []int64, co []int64) error { return addNeg(c, val, co, false) }
 	r.env.Vars, r.env.Locs = vars, locs
 	for p, proc := range net.Procs {
 		l := &proc.Locations[locs[p]]
@@ -627,6 +668,16 @@ func (r *replayer) moveWindow(locs, vars []int32, clocks []int64, m zone.Move, c
 		}
 	}
 	for _, ref := range m {
+		if edge, fail, skip := ref.Skip(); skip {
+			// the process stays out: constraints before fail hold, fail does not
+			e := &net.Procs[ref.Proc].Edges[edge]
+			for k := 0; k <= int(fail); k++ {
+				if err := addNeg(&e.ClockGuard[k], clocks, coef, k == int(fail)); err != nil {
+					return false, err
+				}
+			}
+			continue
+		}
 		e := &net.Procs[ref.Proc].Edges[ref.Edge]
 		for k := range e.ClockGuard {
 			if err := add(&e.ClockGuard[k], clocks, coef); err != nil {
@@ -645,7 +696,7 @@ func (r *replayer) moveWindow(locs, vars []int32, clocks []int64, m zone.Move, c
 	nv := append([]int32(nil), vars...)
 	r.env.Vars = nv
 	r.env.Resets = r.env.Resets[:0]
-	for _, ref := range m {
+	for _, ref := range m.Taken() {
 		e := &net.Procs[ref.Proc].Edges[ref.Edge]
 		if e.Update != nil {
 			e.Update(r.env)

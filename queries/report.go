@@ -115,7 +115,7 @@ func WriteTrace(w io.Writer, net *model.Network, t *Trace, indent string) {
 			if t.Delays[i] != 0 {
 				fmt.Fprintf(w, "%sdelay %s\n", indent, Rat(t.Delays[i], t.Den))
 			}
-			for _, ref := range t.Moves[i] {
+			for _, ref := range t.Moves[i].Taken() {
 				fmt.Fprintf(w, "%s-> %s\n", indent, Label(net, ref))
 			}
 		}
@@ -369,7 +369,7 @@ func JSON(net *model.Network, r *Result, withTrace bool) JSONResult {
 		}
 		for i := range t.Moves {
 			s := JSONStep{Delay: Rat(t.Delays[i], t.Den), Edges: []EdgeLabel{}, Clocks: clockMap(net, t.Clocks[i], t.Den), Variables: map[string]int32{}}
-			for _, ref := range t.Moves[i] {
+			for _, ref := range t.Moves[i].Taken() {
 				s.Edges = append(s.Edges, Label(net, ref))
 			}
 			for p, l := range t.Locs[i] {

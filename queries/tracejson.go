@@ -52,7 +52,7 @@ func RunJSON(net *model.Network, t *Trace, kind string) *JSONRun {
 	j := &JSONRun{Kind: kind, FinalDelay: Rat(t.FinalDelay, t.Den), FinalClocks: clockMap(net, t.Final, t.Den), Cycle: t.Cycle, End: t.End, Start: startField(t)}
 	for i := range t.Moves {
 		s := JSONRunStep{JSONStep: JSONStep{Delay: Rat(t.Delays[i], t.Den), Edges: []EdgeLabel{}, Clocks: clockMap(net, t.Clocks[i], t.Den), Variables: map[string]int32{}}}
-		for _, ref := range t.Moves[i] {
+		for _, ref := range t.Moves[i].Taken() {
 			s.Edges = append(s.Edges, Label(net, ref))
 			s.Move = append(s.Move, JSONEdgeRef{Proc: ref.Proc, Edge: ref.Edge})
 		}

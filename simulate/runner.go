@@ -309,6 +309,16 @@ func (r *runner) restrict(iv *interval, c *model.ClockConstraint, val, co []int6
 	return nil
 }
 
+// restrictNeg restricts iv by the negation of c, x_J - x_I ≺' -c.
+func (r *runner) restrictNeg(iv *interval, c *model.ClockConstraint, val, co []int64) *model.RuntimeError {
+	b, err := r.bound(c)
+	if err != nil {
+		return err
+	}
+	iv.restrict(co[c.J]-co[c.I], val[c.J]-val[c.I], -b, !c.Strict)
+	return nil
+}
+
 func (r *runner) push(delay int64) {
 	r.hLocs = append(r.hLocs, r.locs...)
 	r.hVars = append(r.hVars, r.vars...)
@@ -494,9 +504,21 @@ func (r *runner) broadcast(i int, committed bool) *model.RuntimeError {
 		g := len(r.groups) - 1
 		r.groups[g] = append(r.groups[g], j)
 	}
+	// options of group g: one of its edges, or, where each of them has a
+	// clock guard, staying out where every guard fails: one skip per edge
+	// naming the constraint that fails (zone.SkipRef), so that each option
+	// has a convex window
+	options := func(g []int) int {
+		n := 1
+		for _, j := range g {
+			q := &r.en[j]
+			n *= len(r.net.Procs[q.p].Edges[q.e].ClockGuard)
+		}
+		return len(g) + n
+	}
 	total := 1
 	for _, g := range r.groups {
-		total *= len(g)
+		total *= options(g)
 		if total > broadcastSample {
 			break
 		}
@@ -508,15 +530,29 @@ func (r *runner) broadcast(i int, committed bool) *model.RuntimeError {
 	build := func() []zone.EdgeRef {
 		r.mv = append(r.mv[:0], zone.EdgeRef{Proc: s.p, Edge: s.e})
 		for g, idx := range r.pick {
-			q := &r.en[r.groups[g][idx]]
-			r.mv = append(r.mv, zone.EdgeRef{Proc: q.p, Edge: q.e})
+			if idx < len(r.groups[g]) {
+				q := &r.en[r.groups[g][idx]]
+				r.mv = append(r.mv, zone.EdgeRef{Proc: q.p, Edge: q.e})
+			}
+		}
+		for g, idx := range r.pick {
+			k := idx - len(r.groups[g])
+			if k < 0 {
+				continue
+			}
+			for _, j := range r.groups[g] {
+				q := &r.en[j]
+				n := len(r.net.Procs[q.p].Edges[q.e].ClockGuard)
+				r.mv = append(r.mv, zone.SkipRef(q.p, q.e, int32(k%n)))
+				k /= n
+			}
 		}
 		return r.mv
 	}
 	if total > broadcastSample {
 		for n := 0; n < broadcastSample; n++ {
 			for g := range r.pick {
-				r.pick[g] = r.rng.IntN(len(r.groups[g]))
+				r.pick[g] = r.rng.IntN(options(r.groups[g]))
 			}
 			if err := r.try(build(), committed); err != nil {
 				return err
@@ -531,7 +567,7 @@ func (r *runner) broadcast(i int, committed bool) *model.RuntimeError {
 		g := len(r.pick) - 1
 		for ; g >= 0; g-- {
 			r.pick[g]++
-			if r.pick[g] < len(r.groups[g]) {
+			if r.pick[g] < options(r.groups[g]) {
 				break
 			}
 			r.pick[g] = 0
@@ -545,9 +581,10 @@ func (r *runner) broadcast(i int, committed bool) *model.RuntimeError {
 // try computes the delay window of move m and records it when non-empty.
 func (r *runner) try(m []zone.EdgeRef, committed bool) *model.RuntimeError {
 	net, env := r.net, r.env
+	taken := zone.Move(m).Taken()
 	if committed {
 		ok := false
-		for _, ref := range m {
+		for _, ref := range taken {
 			ok = ok || net.Procs[ref.Proc].Locations[r.locs[ref.Proc]].Committed
 		}
 		if !ok {
@@ -557,9 +594,20 @@ func (r *runner) try(m []zone.EdgeRef, committed bool) *model.RuntimeError {
 	iv := r.inv
 	env.Vars, env.Locs = r.vars, r.locs
 	for _, ref := range m {
-		e := &net.Procs[ref.Proc].Edges[ref.Edge]
-		for k := range e.ClockGuard {
-			if err := r.restrict(&iv, &e.ClockGuard[k], r.clocks, r.ones); err != nil {
+		edge, fail, skip := ref.Skip()
+		e := &net.Procs[ref.Proc].Edges[edge]
+		n := len(e.ClockGuard)
+		if skip {
+			n = int(fail) + 1
+		}
+		for k := range n {
+			var err *model.RuntimeError
+			if skip && k == int(fail) {
+				err = r.restrictNeg(&iv, &e.ClockGuard[k], r.clocks, r.ones)
+			} else {
+				err = r.restrict(&iv, &e.ClockGuard[k], r.clocks, r.ones)
+			}
+			if err != nil {
 				r.errMove, r.errDelay = slices.Clone(zone.Move(m)), 0
 				return err
 			}
@@ -581,7 +629,7 @@ func (r *runner) try(m []zone.EdgeRef, committed bool) *model.RuntimeError {
 	copy(r.tmpLocs, r.locs)
 	env.Vars = r.tmpVars
 	env.Resets = env.Resets[:0]
-	for _, ref := range m {
+	for _, ref := range taken {
 		e := &net.Procs[ref.Proc].Edges[ref.Edge]
 		if e.Update != nil {
 			e.Update(env)
@@ -728,14 +776,14 @@ func (r *runner) take(idx int, d int64) {
 	env.Vars, env.Locs = r.vars, r.locs
 	env.Resets = env.Resets[:0]
 	m := r.cEdges[r.cOff[idx]:r.cOff[idx+1]]
-	for _, ref := range m {
+	for _, ref := range zone.Move(m).Taken() {
 		e := &r.net.Procs[ref.Proc].Edges[ref.Edge]
 		if e.Update != nil {
 			e.Update(env)
 		}
 	}
 	r.env.Err = nil // the same updates ran without error in try
-	for _, ref := range m {
+	for _, ref := range zone.Move(m).Taken() {
 		r.locs[ref.Proc] = int32(r.net.Procs[ref.Proc].Edges[ref.Edge].To)
 	}
 	for _, rs := range env.Resets {

@@ -67,6 +67,7 @@ func TestRunsReplay(t *testing.T) {
 		{"../testdata/csmacd.yaml", map[string]int64{"N": 3}},
 		{"testdata/features.yaml", nil},
 		{"testdata/delays.yaml", nil},
+		{"../queries/testdata/semantics/broadcast-clock-guards.yaml", nil},
 		{"agreement", nil},
 		{"timeout", nil},
 		{"agreement-m5", nil},

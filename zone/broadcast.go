@@ -1,9 +1,27 @@
 package zone
 
-// receiving edge per other process that has any.
+// recvGroup is the receiving edges of one process for a broadcast: the
+// indices [start, end) into the channel's receiver list, and how many ways
+// the process can stay out (skip: 0 when one of its data-enabled receiving
+// edges has no clock guard, since that edge is then enabled at every
+// valuation and the process must receive).
+type recvGroup struct {
+	start, end int32
+	skips      int32
+}
+
+// broadcast emits the sender e with every choice of receivers: for each
+// other process with a receiving edge on e's channel whose data guard
+// holds, one of those edges, or, where each of them has a clock guard, the
+// process stays out with a skip per edge naming the constraint of its
+// clock guard that fails (SkipRef; UPPAAL's rule since version 4.1: a
+// process takes part exactly where one of its receiving edges is enabled).
+// The choices are disjoint: where a process receives by one edge and could
+// by another, both moves are emitted, as for any nondeterministic choice.
 func (st *Stepper) broadcast(e enabledEdge, emit func(Move) bool) bool {
 	es := &st.cur
 	rs := es.recvs[e.ch]
+	procs := st.sys.Net.Procs
 	st.groups = st.groups[:0]
 	for k := 0; k < len(rs); {
 		p := es.enabled[rs[k]].proc
@@ -12,19 +30,45 @@ func (st *Stepper) broadcast(e enabledEdge, emit func(Move) bool) bool {
 			end++
 		}
 		if p != e.proc {
-			st.groups = append(st.groups, [2]int32{int32(k), int32(end)})
+			skips := int32(1)
+			for _, ri := range rs[k:end] {
+				r := es.enabled[ri]
+				skips *= int32(len(procs[r.proc].Edges[r.edge].ClockGuard))
+			}
+			st.groups = append(st.groups, recvGroup{int32(k), int32(end), skips})
 		}
 		k = end
 	}
 	st.odometer = st.odometer[:0]
-	for _, g := range st.groups {
-		st.odometer = append(st.odometer, g[0])
+	for range st.groups {
+		st.odometer = append(st.odometer, 0)
 	}
 	for {
 		st.move = append(st.move[:0], EdgeRef{e.proc, e.edge})
-		for _, k := range st.odometer {
-			r := es.enabled[rs[k]]
-			st.move = append(st.move, EdgeRef{r.proc, r.edge})
+		skipping := false
+		for gi, g := range st.groups {
+			if v := st.odometer[gi]; v < g.end-g.start {
+				r := es.enabled[rs[g.start+v]]
+				st.move = append(st.move, EdgeRef{r.proc, r.edge})
+			} else {
+				skipping = true
+			}
+		}
+		if skipping {
+			for gi, g := range st.groups {
+				s := st.odometer[gi] - (g.end - g.start)
+				if s < 0 {
+					continue
+				}
+				// s in mixed radix, one digit per edge (the number of
+				// constraints of its clock guard), first edge fastest
+				for _, ri := range rs[g.start:g.end] {
+					r := es.enabled[ri]
+					m := int32(len(procs[r.proc].Edges[r.edge].ClockGuard))
+					st.move = append(st.move, SkipRef(r.proc, r.edge, s%m))
+					s /= m
+				}
+			}
 		}
 		if !emit(st.move) {
 			return false
@@ -32,11 +76,12 @@ func (st *Stepper) broadcast(e enabledEdge, emit func(Move) bool) bool {
 		// advance the odometer, last group fastest
 		g := len(st.groups) - 1
 		for ; g >= 0; g-- {
+			gr := st.groups[g]
 			st.odometer[g]++
-			if st.odometer[g] < st.groups[g][1] {
+			if st.odometer[g] < gr.end-gr.start+gr.skips {
 				break
 			}
-			st.odometer[g] = st.groups[g][0]
+			st.odometer[g] = 0
 		}
 		if g < 0 {
 			return true

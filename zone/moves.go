@@ -115,7 +115,7 @@ func (st *Stepper) inCommitted(locs []int32) bool {
 // location: the moves allowed while one is.
 func (st *Stepper) involvesCommitted(locs []int32, m Move) bool {
 	procs := st.sys.Net.Procs
-	for _, r := range m {
+	for _, r := range m.Taken() {
 		if procs[r.Proc].Locations[locs[r.Proc]].Committed {
 			return true
 		}

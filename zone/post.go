@@ -165,14 +165,18 @@ func (st *Stepper) PostEntry(locs, vars []int32, z dbm.DBM, m Move, dlocs, dvars
 	dz.CopyFrom(z)
 	procs := st.sys.Net.Procs
 	for _, r := range m {
-		e := &procs[r.Proc].Edges[r.Edge]
-		for k := range e.ClockGuard {
+		e, n, neg := st.guardOf(r)
+		for k := range n {
 			c := &e.ClockGuard[k]
 			b := constraintBound(c, env)
 			if env.Err != nil {
 				return false, st.runtimeErr(m)
 			}
-			if !dz.Constrain(c.I, c.J, b) {
+			i, j := c.I, c.J
+			if k == neg {
+				i, j, b = j, i, b.Neg()
+			}
+			if !dz.Constrain(i, j, b) {
 				return false, nil
 			}
 		}
@@ -181,7 +185,7 @@ func (st *Stepper) PostEntry(locs, vars []int32, z dbm.DBM, m Move, dlocs, dvars
 	copy(dlocs, locs)
 	env.Vars = dvars
 	env.Resets = env.Resets[:0]
-	for _, r := range m {
+	for _, r := range m.Taken() {
 		e := &procs[r.Proc].Edges[r.Edge]
 		if e.Update != nil {
 			e.Update(env)
@@ -211,6 +215,18 @@ func (st *Stepper) PostEntry(locs, vars []int32, z dbm.DBM, m Move, dlocs, dvars
 	return true, nil
 }
 
+// guardOf returns the edge of r, how many constraints of its clock guard
+// apply and which of them is negated (-1 for none): the whole guard for an
+// edge taken, the constraints up to the failing one for a skip (SkipRef).
+func (st *Stepper) guardOf(r EdgeRef) (e *model.Edge, n, neg int) {
+	edge, k, skip := r.Skip()
+	e = &st.sys.Net.Procs[r.Proc].Edges[edge]
+	if skip {
+		return e, int(k) + 1, int(k)
+	}
+	return e, len(e.ClockGuard), -1
+}
+
 func (st *Stepper) withMove(err error, m Move) error {
 	if me, ok := err.(*ModelError); ok {
 		me.Move = append(Move(nil), m...)
@@ -227,21 +243,25 @@ func (st *Stepper) Effect(locs, vars []int32, m Move, dlocs, dvars []int32, guar
 	env.Vars, env.Locs = vars, locs
 	procs := st.sys.Net.Procs
 	for _, r := range m {
-		e := &procs[r.Proc].Edges[r.Edge]
-		for k := range e.ClockGuard {
+		e, n, neg := st.guardOf(r)
+		for k := range n {
 			c := &e.ClockGuard[k]
 			b := constraintBound(c, env)
 			if env.Err != nil {
 				return guards, resets, st.runtimeErr(m)
 			}
-			guards = append(guards, dbm.Constraint{I: c.I, J: c.J, B: b})
+			g := dbm.Constraint{I: c.I, J: c.J, B: b}
+			if k == neg {
+				g = g.Neg()
+			}
+			guards = append(guards, g)
 		}
 	}
 	copy(dvars, vars)
 	copy(dlocs, locs)
 	env.Vars = dvars
 	env.Resets = env.Resets[:0]
-	for _, r := range m {
+	for _, r := range m.Taken() {
 		e := &procs[r.Proc].Edges[r.Edge]
 		if e.Update != nil {
 			e.Update(env)

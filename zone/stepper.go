@@ -49,7 +49,7 @@ type Stepper struct {
 
 	cur, tgt enabledSet // enabled edges of the source state and of a target (urgent channels)
 	move     Move
-	groups   [][2]int32 // broadcast receiver groups: [start, end) into a recvs list
+	groups   []recvGroup // broadcast receivers by process
 	odometer []int32
 
 	// scratch for post

@@ -5,15 +5,56 @@ import (
 	"github.com/tcheck/tcheck/model"
 )
 
-// EdgeRef names one edge of one process.
+// EdgeRef names one edge of one process. An EdgeRef with a negative Edge
+// is a skip (see Skip): it names an edge that is not taken.
 type EdgeRef struct {
 	Proc int32
 	Edge int32
 }
 
 // Move is one transition of the network: the edges taking part, in update
-// order (the sender first, then receivers by process index).
+// order (the sender first, then receivers by process index), followed, for
+// a broadcast, by the skips of the processes that stay out although they
+// have a receiving edge whose data guard holds (in process and edge order).
+// Taken is the move without its skips.
 type Move []EdgeRef
+
+// MaxReceiverGuard is model.MaxReceiverGuard: the skip encoding holds the
+// index of one constraint of a receiver's clock guard.
+const MaxReceiverGuard = model.MaxReceiverGuard
+
+// SkipRef is the skip of process proc's receiving edge edge at constraint k
+// of its clock guard. UPPAAL's rule for broadcasts (since version 4.1, where
+// receivers may have clock guards): every process with a receiving edge
+// enabled at the valuation receives, so a process stays out only where the
+// clock guard of each of its data-enabled receiving edges fails. The
+// negation of a guard c_0 ∧ … ∧ c_{m-1} is split into the disjoint
+// c_0 ∧ … ∧ c_{k-1} ∧ ¬c_k for k < m; a skip names one of them, so that a
+// move stays one convex zone (Post applies it as constraints).
+func SkipRef(proc, edge, k int32) EdgeRef {
+	return EdgeRef{Proc: proc, Edge: -1 - (edge*(MaxReceiverGuard+1) + k)}
+}
+
+// Skip reports whether r is a skip and, if so, its edge and the constraint
+// of its clock guard that fails.
+func (r EdgeRef) Skip() (edge, k int32, ok bool) {
+	if r.Edge >= 0 {
+		return r.Edge, 0, false
+	}
+	v := -1 - r.Edge
+	return v / (MaxReceiverGuard + 1), v % (MaxReceiverGuard + 1), true
+}
+
+// Taken returns the edges of m that are taken: m without its skips (which
+// follow the edges taken).
+func (m Move) Taken() Move {
+	for i, r := range m {
+		if r.Edge < 0 {
+			return m[:i]
+		}
+	}
+	return m
+}
 
 // System is a compiled network prepared for exploration: dimensions, the
 // packing of discrete states, channel tables. It is read-only after New and

@@ -130,7 +130,7 @@ func FromTrace(net *model.Network, t *queries.Trace) *Chart {
 
 // describeMove fills the kind, lanes, channel and edges of step i.
 func describeMove(net *model.Network, t *queries.Trace, i int, s *Step) {
-	m := t.Moves[i]
+	m := t.Moves[i].Taken()
 	for _, ref := range m {
 		s.Edges = append(s.Edges, queries.Label(net, ref))
 	}

@@ -115,6 +115,10 @@ type generator struct {
 	consts []int // K0, K1, ... (parameters)
 	procs  []*genProc
 	qs     []genQuery
+	// chanPrio is a chan priority declaration (or ""); procCut[i] puts a
+	// '<' before process i on the system line (process priorities).
+	chanPrio string
+	procCut  []bool
 }
 
 // Generate builds a random model from the choices of s. The model is valid
@@ -180,7 +184,49 @@ func Generate(s *Source) *Model {
 		g.procs = append(g.procs, g.process(p))
 	}
 	g.queries()
+	g.priorities()
 	return &Model{Text: g.text(), Procs: nProcs, Clocks: nClocks, Queries: len(g.qs)}
+}
+
+// priorities draws, now and then, channel priorities (chan priority over
+// some channels, whole arrays or one element, and sometimes default, in 2
+// or 3 levels) and process priorities (cuts of the system line). Drawn
+// last, so that the rest of a seed's model does not depend on them.
+func (g *generator) priorities() {
+	s := g.s
+	if len(g.chans) > 0 && s.chance(12) {
+		levels := make([][]string, 2+s.intn(2))
+		if s.chance(60) {
+			l := s.intn(len(levels))
+			levels[l] = append(levels[l], "default")
+		}
+		for _, c := range g.chans {
+			if !s.chance(75) {
+				continue
+			}
+			name := c.name
+			if c.size > 0 && s.chance(50) {
+				name += fmt.Sprintf("[%d]", s.intn(c.size))
+			}
+			l := s.intn(len(levels))
+			levels[l] = append(levels[l], name)
+		}
+		var parts []string
+		for _, l := range levels {
+			if len(l) > 0 {
+				parts = append(parts, strings.Join(l, ", "))
+			}
+		}
+		if len(parts) > 1 || len(parts) == 1 && parts[0] != "default" {
+			g.chanPrio = "chan priority " + strings.Join(parts, " < ") + ";"
+		}
+	}
+	g.procCut = make([]bool, len(g.procs))
+	if len(g.procs) > 1 && s.chance(10) {
+		for i := 1; i < len(g.procs); i++ {
+			g.procCut[i] = s.chance(50)
+		}
+	}
 }
 
 // visibleClocks are the clocks process p may use.
@@ -519,6 +565,9 @@ func (g *generator) declsOf(owner int) string {
 				fmt.Fprintf(&b, "%s %s;\n", kind, c.name)
 			}
 		}
+		if g.chanPrio != "" {
+			b.WriteString(g.chanPrio + "\n")
+		}
 	}
 	return b.String()
 }
@@ -550,11 +599,18 @@ func (g *generator) text() []byte {
 		block(&b, "    ", "declarations", g.declsOf(p))
 		writeAutomaton(&b, gp.locs, gp.edges)
 	}
-	var names []string
-	for _, gp := range g.procs {
-		names = append(names, gp.name)
+	line := ""
+	for i, gp := range g.procs {
+		switch {
+		case i == 0:
+		case i < len(g.procCut) && g.procCut[i]:
+			line += " < "
+		default:
+			line += ", "
+		}
+		line += gp.name
 	}
-	fmt.Fprintf(&b, "system: |\n  system %s;\n", strings.Join(names, ", "))
+	fmt.Fprintf(&b, "system: |\n  system %s;\n", line)
 	b.WriteString("queries:\n")
 	for _, qq := range g.qs {
 		fmt.Fprintf(&b, "  %s: {formula: %s}\n", qq.name, q(qq.formula))

@@ -59,6 +59,17 @@ func (c *compiler) clockBounds() {
 			for _, cn := range l.Invariant {
 				addBound(l.L, l.U, cn)
 				c.noteDiagonal(cn)
+				if c.net.Priorities {
+					// another process's transition that resets one of
+					// cn's clocks is enabled only where cn holds after
+					// the reset (see priorityBounds)
+					m := boundConst(max(cn.hi, -cn.lo, 0) + c.maxReset)
+					for _, x := range []int{cn.I, cn.J} {
+						if x != 0 {
+							l.L[x], l.U[x] = max(l.L[x], m), max(l.U[x], m)
+						}
+					}
+				}
 			}
 		}
 		// Constraints of guards contribute to the source location.
@@ -66,6 +77,9 @@ func (c *compiler) clockBounds() {
 		for ei := range p.Edges {
 			e := &p.Edges[ei]
 			src := &p.Locations[e.From]
+			if c.net.Priorities {
+				c.priorityBounds(p, e, src)
+			}
 			for _, cn := range e.ClockGuard {
 				addBound(src.L, src.U, cn)
 				if e.BroadcastRecv {
@@ -102,6 +116,28 @@ func (c *compiler) clockBounds() {
 			for x := 1; x < nc; x++ {
 				n.GlobalL[x] = max(n.GlobalL[x], l.L[x])
 				n.GlobalU[x] = max(n.GlobalU[x], l.U[x])
+			}
+		}
+	}
+}
+
+// priorityBounds adds to src, the source of e, the constants with which a
+// model with priorities compares clocks there: a transition through e
+// blocks the transitions of lower priority where it is enabled, so they
+// are taken where its guard fails (each guard constraint counts negated
+// too) or where the target invariant would fail after its resets (x_I -
+// x_J ≺ b after x_I := v is the constraint -x_J ≺ b - v on the source; the
+// reset value v is at most c.maxReset).
+func (c *compiler) priorityBounds(p *Process, e *Edge, src *Location) {
+	for _, cn := range e.ClockGuard {
+		addBound(src.L, src.U, cn.negated())
+	}
+	for _, cn := range p.Locations[e.To].Invariant {
+		m := boundConst(max(cn.hi, -cn.lo, 0) + c.maxReset)
+		for _, x := range []int{cn.I, cn.J} {
+			if x != 0 {
+				src.L[x] = max(src.L[x], m)
+				src.U[x] = max(src.U[x], m)
 			}
 		}
 	}

@@ -69,6 +69,9 @@ type compiler struct {
 	work       int // quantifier bodies compiled (bounded by maxWork)
 	// resetsOf maps {process, edge} to the clocks its update resets.
 	resetsOf map[[2]int][]int
+	// maxReset bounds the values clocks are reset to (the clock bounds of
+	// a model with priorities need it).
+	maxReset int64
 }
 
 type tmplInfo struct {
@@ -266,10 +269,67 @@ func (c *compiler) decls(sc *scope, ds []syntax.Decl, own *owner) error {
 			return c.errAt(d.Pos, "instantiations belong in the system declarations")
 		case *syntax.SystemDecl:
 			return c.errAt(d.Pos, "the system line belongs in the system declarations")
+		case *syntax.ChanPriorityDecl:
+			if sc != c.st.global {
+				return c.errAt(d.Pos, "chan priority belongs in the global declarations")
+			}
+			if err := c.chanPriority(sc, d); err != nil {
+				return err
+			}
 		default:
 			return c.errAt(d.Position(), "unsupported declaration")
 		}
 	}
+	return nil
+}
+
+// chanPriority compiles `chan priority a, d[0] < default < b, e;`: the
+// level of each listed channel (a whole array lists each element), and
+// the default level of the rest and of internal transitions; without
+// `default` that is level 0, the lowest (libutap's SystemBuilder starts
+// the default at the first level and moves it only at `default`).
+func (c *compiler) chanPriority(sc *scope, d *syntax.ChanPriorityDecl) error {
+	if c.net.ChanLevel != nil {
+		return c.errAt(d.Pos, "a second chan priority declaration (UPPAAL allows one per system)")
+	}
+	c.net.Priorities = true
+	level := make([]int32, len(c.net.Chans))
+	listed := make([]bool, len(c.net.Chans))
+	var tau int32
+	sawDefault := false
+	for l, xs := range d.Levels {
+		for _, x := range xs {
+			if x == nil {
+				if sawDefault {
+					return c.errAt(d.Pos, "default is listed twice in chan priority")
+				}
+				sawDefault, tau = true, int32(l)
+				continue
+			}
+			r, err := c.refExpr(&ctx{sc: sc}, x)
+			if err != nil {
+				return err
+			}
+			if r.space != rsChan {
+				return c.errAt(x.Position(), "%s is not a channel", r.name)
+			}
+			if !r.static {
+				return c.errAt(x.Position(), "the index of %s in chan priority must be a constant", r.name)
+			}
+			for k := r.off; k < r.off+r.t.count(); k++ {
+				if listed[k] {
+					return c.errAt(x.Position(), "channel %s is listed twice in chan priority", c.net.Chans[k].Name)
+				}
+				listed[k], level[k] = true, int32(l)
+			}
+		}
+	}
+	for k := range level {
+		if !listed[k] {
+			level[k] = tau
+		}
+	}
+	c.net.ChanLevel, c.net.TauLevel = level, tau
 	return nil
 }
 
@@ -753,18 +813,22 @@ func (c *compiler) system(tmpls map[string]*tmplInfo) error {
 		return errorf(f.System.Pos, "the system declarations have no system line (system P, Q;)")
 	}
 	if len(line.Groups) > 1 {
-		return c.errAt(line.Pos, "process priorities (<) are not supported")
+		c.net.Priorities = true
 	}
 	listed := map[string]bool{}
-	for _, g := range line.Groups {
+	for gi, g := range line.Groups {
 		for _, id := range g {
 			c.text = f.System
 			if listed[id.Name] {
 				return c.errAt(id.Pos, "%s is listed twice in the system line", id.Name)
 			}
 			listed[id.Name] = true
+			first := len(c.net.Procs)
 			if err := c.expand(sys, id, insts, tmpls); err != nil {
 				return err
+			}
+			for _, p := range c.net.Procs[first:] {
+				p.Priority = gi // system A < B: B's processes are higher
 			}
 		}
 	}

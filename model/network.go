@@ -51,8 +51,39 @@ type Network struct {
 	// the zone graph is then an over-approximation (see Network.Stopped).
 	Stopwatches bool
 
+	// Priorities is set when the model declares channel priorities
+	// (chan priority) or process priorities (system A < B): an action
+	// transition is then taken only where no transition of strictly higher
+	// priority is enabled (UPPAAL's rule; see Network.Priority).
+	Priorities bool
+	// ChanLevel is the priority level of each channel (index into Chans),
+	// and TauLevel that of internal transitions and of every channel the
+	// declaration does not list (its `default`); all 0 without chan
+	// priority.
+	ChanLevel []int32
+	TauLevel  int32
+
 	// compiler state kept for compiling query formulas (unexported).
 	scope any
+}
+
+// Priority is the priority of a transition whose sender (or only edge)
+// synchronises on channel ch (-1: internal) and in which the processes
+// procs take part: the channel's level first, then the highest level of
+// the processes (UPPAAL: "priorities are resolved by comparing priorities
+// on channels first; if they are the same, the process priorities are
+// compared", and a synchronisation has "the highest priority of the
+// processes"). Larger is higher; the order is total.
+func (n *Network) Priority(ch int32, procs func(yield func(int32) bool)) int64 {
+	cl := n.TauLevel
+	if ch >= 0 && int(ch) < len(n.ChanLevel) {
+		cl = n.ChanLevel[ch]
+	}
+	pl := int32(0)
+	for p := range procs {
+		pl = max(pl, int32(n.Procs[p].Priority))
+	}
+	return int64(cl)<<32 | int64(pl)
 }
 
 // Param is a model parameter (an integer constant that --set overrides).
@@ -99,7 +130,10 @@ type Process struct {
 	// with the same values of their free parameters that are not of a
 	// scalar set; ScalarArgs are the values of those that are, in
 	// parameter order (see symmetry.go).
-	Family     string
+	Family string
+	// Priority is the process's priority level on the system line
+	// (system A < B, C: A 0, B and C 1).
+	Priority   int
 	ScalarArgs []ScalarArg
 	Locations  []Location
 	Edges      []Edge // in template order; select expanded in value order

@@ -440,6 +440,7 @@ func (c *compiler) reset(cx *ctx, r *ref, a *syntax.AssignExpr) (func(*Env), err
 	if v.isConst && v.val > MaxClockConst {
 		return nil, c.errAt(a.RHS.Position(), "clock %s reset to %d, out of range [0, %d]", r.name, v.val, MaxClockConst)
 	}
+	c.maxReset = max(c.maxReset, min(v.hi, MaxClockConst))
 	pos := c.posStr(a.Pos)
 	vf := v.fn
 	idx := c.baseAddr(r)

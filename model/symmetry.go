@@ -89,6 +89,12 @@ func (c *compiler) setFamily(p *Process, name string, types []*typ, vals []int64
 // broadcast may see their updates applied in an order that a permutation
 // reverses.
 func (n *Network) SymmetryObstacle() string {
+	if n.Priorities && len(n.Scalars) > 0 {
+		// process priorities or the levels of the elements of a channel
+		// array could tell the members of a scalar set apart; tcheck does
+		// not check that they do not
+		return "the model declares priorities (chan priority or system A < B), which the symmetry reduction does not support"
+	}
 	anyBroadcast := false
 	for _, c := range n.Chans {
 		anyBroadcast = anyBroadcast || c.Broadcast

@@ -3,6 +3,7 @@ package queries
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/zone"
@@ -365,6 +366,12 @@ func (r *replayer) move(locs, vars []int32, clocks []int64, m zone.Move) ([]int3
 			return nil, nil, nil, fmt.Errorf("binary synchronisation on %s needs exactly one receiver", net.Chans[ch].Name)
 		}
 	}
+	if net.Priorities {
+		if err := r.notBlocked(locs, vars, clocks, m, edges[0]); err != nil {
+			return nil, nil, nil, err
+		}
+		r.env.Vars, r.env.Locs = vars, locs
+	}
 	// updates in move order, then resets
 	nl := append([]int32(nil), locs...)
 	nv := append([]int32(nil), vars...)
@@ -580,6 +587,61 @@ func (r *replayer) candidateMoves(locs, vars []int32, fn func(zone.Move) (bool, 
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// priorityOf is the priority of move m (model.Network.Priority), whose
+// first edge is first.
+func (r *replayer) priorityOf(m zone.Move, first *model.Edge) (int64, error) {
+	ch := int32(-1)
+	if first.HasSync() {
+		c, err := r.channel(first)
+		if err != nil {
+			return 0, err
+		}
+		ch = int32(c)
+	}
+	return r.net.Priority(ch, func(yield func(int32) bool) {
+		for _, ref := range m.Taken() {
+			if !yield(ref.Proc) {
+				return
+			}
+		}
+	}), nil
+}
+
+// notBlocked checks UPPAAL's priority rule for move m at the valuation
+// clocks: no move of strictly higher priority can be taken there (its
+// guards hold and the target invariant holds after its updates).
+func (r *replayer) notBlocked(locs, vars []int32, clocks []int64, m zone.Move, first *model.Edge) error {
+	prio, err := r.priorityOf(m, first)
+	if err != nil {
+		return err
+	}
+	var blocker zone.Move
+	err = r.candidateMoves(locs, vars, func(h zone.Move) (bool, error) {
+		hf := &r.net.Procs[h[0].Proc].Edges[h[0].Edge]
+		hp, err := r.priorityOf(h, hf)
+		if err != nil || hp <= prio {
+			return err == nil, err
+		}
+		ok, err := r.moveWindow(locs, vars, clocks, h, false)
+		if ok && err == nil {
+			blocker = h
+			return false, nil
+		}
+		return err == nil, err
+	})
+	if err != nil {
+		return err
+	}
+	if blocker != nil {
+		var names []string
+		for _, ref := range blocker.Taken() {
+			names = append(names, Label(r.net, ref).String())
+		}
+		return fmt.Errorf("a transition of higher priority is enabled (%s)", strings.Join(names, ", "))
 	}
 	return nil
 }

@@ -67,7 +67,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 		inCond[i] = ok
 		var moves []zone.Move
-		if err := st.Moves(locs, vars, func(m zone.Move) bool {
+		if err := st.Moves(locs, vars, z, func(m zone.Move) bool {
 			moves = append(moves, append(zone.Move(nil), m...))
 			return true
 		}); err != nil {

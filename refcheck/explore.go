@@ -1,6 +1,7 @@
 package refcheck
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -356,6 +357,18 @@ func (x *explorer) moves(st []int32, emit func(next []int32, resetsSup bool) err
 		committed[p] = proc.Locations[locs[p]].Committed
 		anyCommitted = anyCommitted || committed[p]
 	}
+	// With priorities (UPPAAL's chan priority, system A < B) a transition
+	// is taken only if none of strictly higher priority is enabled. The
+	// order is total: the candidates are collected with their priorities
+	// and fired from the highest level down; the first level where one
+	// fires (its target invariant holds) gives the successors, and the
+	// levels below are never fired (a blocked transition's update does not
+	// run, so its model errors do not count).
+	type candidate struct {
+		parts []*model.Edge
+		prio  int64
+	}
+	var cands []candidate
 	try := func(parts []*model.Edge) error {
 		if anyCommitted {
 			ok := false
@@ -365,6 +378,21 @@ func (x *explorer) moves(st []int32, emit func(next []int32, resetsSup bool) err
 			if !ok {
 				return nil
 			}
+		}
+		if x.net.Priorities {
+			ch, err := x.channel(st, parts[0])
+			if err != nil {
+				return err
+			}
+			prio := x.net.Priority(int32(ch), func(yield func(int32) bool) {
+				for _, e := range parts {
+					if !yield(int32(e.Proc)) {
+						return
+					}
+				}
+			})
+			cands = append(cands, candidate{parts, prio})
+			return nil
 		}
 		next, resetsSup, err := x.fire(st, parts)
 		if err != nil || next == nil {
@@ -437,6 +465,27 @@ func (x *explorer) moves(st []int32, emit func(next []int32, resetsSup bool) err
 				return err
 			}
 		}
+	}
+	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.prio, a.prio) })
+	for i := 0; i < len(cands); {
+		j := i
+		fired := false
+		for ; j < len(cands) && cands[j].prio == cands[i].prio; j++ {
+			next, resetsSup, err := x.fire(st, cands[j].parts)
+			if err != nil {
+				return err
+			}
+			if next != nil {
+				fired = true
+				if err := emit(next, resetsSup); err != nil {
+					return err
+				}
+			}
+		}
+		if fired {
+			break
+		}
+		i = j
 	}
 	return nil
 }

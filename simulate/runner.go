@@ -123,7 +123,12 @@ type runner struct {
 
 	// the moves that can be taken from the current state, with their
 	// delay windows (not limited by the time bound)
-	en       []enabled
+	en    []enabled
+	cPrio []int64 // the candidates' priorities (models with priorities)
+	// cErr: a candidate whose update (or target invariant) raised a model
+	// error, kept with its guard's window in a model with priorities: the
+	// error counts only if the candidate is taken (not blocked)
+	cErr     []*model.RuntimeError
 	cEdges   []zone.EdgeRef
 	cOff     []int
 	cWin     []interval
@@ -247,6 +252,12 @@ func (r *runner) run(run int, mons []*monitor, until *monitor, pctLen int) outco
 			return out
 		}
 		if idx < 0 {
+			return out
+		}
+		if r.net.Priorities && r.cErr[idx] != nil {
+			// the candidate taken raises a model error (see cErr)
+			r.errMove = slices.Clone(zone.Move(r.cEdges[r.cOff[idx]:r.cOff[idx+1]]))
+			out.found = append(out.found, foundBy{nil, &Found{Run: run, Trace: r.trace(d), Err: r.cErr[idx], FailMove: r.errMove}})
 			return out
 		}
 		r.take(idx, d)
@@ -435,7 +446,7 @@ func (r *runner) enumerate() *model.RuntimeError {
 			}
 		}
 	}
-	r.cEdges, r.cOff, r.cWin = r.cEdges[:0], append(r.cOff[:0], 0), r.cWin[:0]
+	r.cEdges, r.cOff, r.cWin, r.cPrio, r.cErr = r.cEdges[:0], append(r.cOff[:0], 0), r.cWin[:0], r.cPrio[:0], r.cErr[:0]
 	for i := range r.en {
 		s := &r.en[i]
 		switch {
@@ -617,6 +628,10 @@ func (r *runner) try(m []zone.EdgeRef, committed bool) *model.RuntimeError {
 		return nil
 	}
 	fail := func(err *model.RuntimeError) *model.RuntimeError {
+		if net.Priorities {
+			r.record(m, taken, iv, err)
+			return nil
+		}
 		r.errMove = slices.Clone(zone.Move(m))
 		lo, _, ok, _ := iv.grid(math.MaxInt64)
 		if !ok {
@@ -666,10 +681,62 @@ func (r *runner) try(m []zone.EdgeRef, committed bool) *model.RuntimeError {
 	if iv.empty() {
 		return nil
 	}
+	r.record(m, taken, iv, nil)
+	return nil
+}
+
+// record adds candidate move m (taken: its edges) with window iv, and, in
+// a model with priorities, its priority and the model error its update
+// raised (nil: none).
+func (r *runner) record(m []zone.EdgeRef, taken zone.Move, iv interval, err *model.RuntimeError) {
+	net, env := r.net, r.env
+	if net.Priorities {
+		first := &net.Procs[m[0].Proc].Edges[m[0].Edge]
+		ch := int32(first.Sync)
+		if first.SyncExpr != nil {
+			env.Vars, env.Locs = r.vars, r.locs
+			ch = first.SyncExpr(env) // evaluated without error when enabled
+		}
+		r.cPrio = append(r.cPrio, net.Priority(ch, func(yield func(int32) bool) {
+			for _, ref := range taken {
+				if !yield(ref.Proc) {
+					return
+				}
+			}
+		}))
+		r.cErr = append(r.cErr, err)
+	}
 	r.cEdges = append(r.cEdges, m...)
 	r.cOff = append(r.cOff, len(r.cEdges))
 	r.cWin = append(r.cWin, iv)
-	return nil
+}
+
+// contains reports whether delay d is in iv.
+func (iv *interval) contains(d int64) bool {
+	return (d > iv.lo || d == iv.lo && !iv.loStrict) && (iv.hiInf || d < iv.hi || d == iv.hi && !iv.hiStrict)
+}
+
+// unblocked applies UPPAAL's priority rule to candidate idx taken after
+// delay d: when a candidate of higher priority can be taken after d, one of
+// the highest such candidates is taken instead (the highest priority
+// enabled at a valuation is never blocked; delays never are).
+func (r *runner) unblocked(idx int, d int64) int {
+	top := r.cPrio[idx]
+	for i := range r.cWin {
+		if r.cPrio[i] > top && r.cWin[i].contains(d) {
+			top = r.cPrio[i]
+		}
+	}
+	if top == r.cPrio[idx] {
+		return idx
+	}
+	var best []int
+	for i := range r.cWin {
+		if r.cPrio[i] == top && r.cWin[i].contains(d) {
+			best = append(best, i)
+		}
+	}
+	return best[r.rng.IntN(len(best))]
 }
 
 // limit is the largest delay the time bound allows from the current state.
@@ -721,6 +788,9 @@ func (r *runner) choose(step int) (int, int64, error) {
 			d = hi
 		default:
 			d = lo + r.rng.Int64N(hi-lo+1)
+		}
+		if r.net.Priorities {
+			idx = r.unblocked(idx, d)
 		}
 		return idx, d, nil
 	}

@@ -68,6 +68,7 @@ func TestRunsReplay(t *testing.T) {
 		{"testdata/features.yaml", nil},
 		{"testdata/delays.yaml", nil},
 		{"../queries/testdata/semantics/broadcast-clock-guards.yaml", nil},
+		{"../queries/testdata/semantics/priorities.yaml", nil},
 		{"agreement", nil},
 		{"timeout", nil},
 		{"agreement-m5", nil},

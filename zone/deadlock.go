@@ -34,7 +34,7 @@ func (st *Stepper) Deadlocked(locs, vars []int32, z dbm.DBM, out dbm.Federation)
 	var guards []dbm.Constraint
 	var resets []model.Reset
 	var merr error
-	err = st.Moves(locs, vars, func(m Move) bool {
+	err = st.Moves(locs, vars, z, func(m Move) bool {
 		if len(out.Zones) == 0 {
 			return false
 		}

@@ -148,7 +148,7 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 		}
 		var k int32
 		var merr error
-		err := st.Moves(locs, vars, func(m Move) bool {
+		err := st.Moves(locs, vars, src, func(m Move) bool {
 			idx := k
 			k++
 			ok, err := st.Post(locs, vars, src, m, dlocs, dvars, z)
@@ -200,10 +200,11 @@ func (g *Graph) PathMoves(i int32) ([]Move, error) {
 func (g *Graph) MoveTo(from, idx int32) (Move, error) {
 	locs := make([]int32, g.sys.NProcs)
 	vars := make([]int32, g.sys.NVars)
-	g.sys.decodeKey(g.Nodes[from].key, locs, vars)
+	z := dbm.New(g.sys.Dim)
+	g.Decode(from, locs, vars, z)
 	var found Move
 	k := int32(0)
-	err := NewStepper(g.sys).Moves(locs, vars, func(m Move) bool {
+	err := NewStepper(g.sys).Moves(locs, vars, z, func(m Move) bool {
 		if k == idx {
 			found = append(Move(nil), m...)
 			return false

@@ -1,10 +1,14 @@
 package zone
 
+import "github.com/tcheck/tcheck/dbm"
+
 // The moves of a discrete state, by transition kind: collectEnabled finds
 // the edges whose data guards hold, Moves turns them into internal moves,
 // binary synchronisations (binary) and broadcasts (broadcast.go), and
 // drops, when a process is in a committed location, every move that no
-// committed process takes part in (UPPAAL's committed rule).
+// committed process takes part in (UPPAAL's committed rule); in a model
+// with priorities, each move then carries the constraints under which no
+// move of higher priority is enabled (priority.go).
 
 // collectEnabled fills es with the edges whose data guards hold in
 // (locs, vars), in process and edge order, and indexes receivers by channel.
@@ -52,7 +56,21 @@ func (st *Stepper) collectEnabled(es *enabledSet, locs, vars []int32) error {
 // vars), as far as data guards and the committed rule decide (clock guards
 // are left to Post), in deterministic order. The Move passed to fn is
 // scratch: copy it to keep it. fn returns false to stop.
-func (st *Stepper) Moves(locs, vars []int32, fn func(Move) bool) error {
+//
+// z is the zone of the state: in a model with priorities the moves are
+// the pieces of z where no higher move is enabled (priority.go), and
+// pieces empty in z are left out, so the order (and a move's index in it,
+// which paths store) depends on z too; it is not read otherwise (a zero
+// DBM: nothing is left out).
+func (st *Stepper) Moves(locs, vars []int32, z dbm.DBM, fn func(Move) bool) error {
+	if st.sys.Net.Priorities {
+		return st.prioritised(locs, vars, z, fn)
+	}
+	return st.moves(locs, vars, fn)
+}
+
+// moves is Moves without priorities.
+func (st *Stepper) moves(locs, vars []int32, fn func(Move) bool) error {
 	if err := st.collectEnabled(&st.cur, locs, vars); err != nil {
 		return err
 	}

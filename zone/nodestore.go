@@ -344,13 +344,15 @@ func (s *System) PathMoves(n Node) ([]Move, error) {
 	st := NewStepper(s)
 	locs := make([]int32, s.NProcs)
 	vars := make([]int32, s.NVars)
+	z := dbm.New(s.Dim)
 	var moves []Move
 	for _, x := range path[1:] {
 		s.Decode(x.Parent(), locs, vars)
+		x.Parent().LoadZone(z)
 		want := x.g.rec(x.id).moveIdx
 		var found Move
 		k := int32(0)
-		err := st.Moves(locs, vars, func(m Move) bool {
+		err := st.Moves(locs, vars, z, func(m Move) bool {
 			if k == want {
 				found = append(Move(nil), m...)
 				return false

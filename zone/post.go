@@ -165,6 +165,12 @@ func (st *Stepper) PostEntry(locs, vars []int32, z dbm.DBM, m Move, dlocs, dvars
 	dz.CopyFrom(z)
 	procs := st.sys.Net.Procs
 	for _, r := range m {
+		if c, ok := r.Constraint(); ok {
+			if !dz.Constrain(c.I, c.J, c.B) {
+				return false, nil
+			}
+			continue
+		}
 		e, n, neg := st.guardOf(r)
 		for k := range n {
 			c := &e.ClockGuard[k]
@@ -243,6 +249,10 @@ func (st *Stepper) Effect(locs, vars []int32, m Move, dlocs, dvars []int32, guar
 	env.Vars, env.Locs = vars, locs
 	procs := st.sys.Net.Procs
 	for _, r := range m {
+		if c, ok := r.Constraint(); ok {
+			guards = append(guards, c)
+			continue
+		}
 		e, n, neg := st.guardOf(r)
 		for k := range n {
 			c := &e.ClockGuard[k]

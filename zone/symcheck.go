@@ -83,7 +83,7 @@ func (e *expander) canonSuccessors(locs, vars []int32, z dbm.DBM) ([]string, boo
 	dv := make([]int32, len(vars))
 	dz := dbm.New(z.Dim)
 	var perr error
-	err := e.st.Moves(locs, vars, func(m Move) bool {
+	err := e.st.Moves(locs, vars, z, func(m Move) bool {
 		ok, err := e.st.Post(locs, vars, z, m, dl, dv, dz)
 		if err != nil {
 			perr = err

@@ -105,7 +105,7 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 	step := func() (Move, error) {
 		var found Move
 		var perr error
-		err := st.Moves(conc.locs, conc.vars, func(m Move) bool {
+		err := st.Moves(conc.locs, conc.vars, conc.z, func(m Move) bool {
 			ok, err := st.Post(conc.locs, conc.vars, conc.z, m, try.locs, try.vars, try.z)
 			if err != nil {
 				perr = err
@@ -129,7 +129,7 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 	moveAt := func(idx int32) (Move, error) {
 		var found Move
 		k := int32(0)
-		err := st.Moves(rep.locs, rep.vars, func(m Move) bool {
+		err := st.Moves(rep.locs, rep.vars, rep.z, func(m Move) bool {
 			if k == idx {
 				found = slices.Clone(m)
 				return false

@@ -15,8 +15,10 @@ type EdgeRef struct {
 // Move is one transition of the network: the edges taking part, in update
 // order (the sender first, then receivers by process index), followed, for
 // a broadcast, by the skips of the processes that stay out although they
-// have a receiving edge whose data guard holds (in process and edge order).
-// Taken is the move without its skips.
+// have a receiving edge whose data guard holds (in process and edge order),
+// and, in a model with priorities, by constraints under which no move of
+// higher priority is enabled (ConstraintRef). Taken is the move without
+// its skips and constraints.
 type Move []EdgeRef
 
 // MaxReceiverGuard is model.MaxReceiverGuard: the skip encoding holds the
@@ -35,21 +37,39 @@ func SkipRef(proc, edge, k int32) EdgeRef {
 	return EdgeRef{Proc: proc, Edge: -1 - (edge*(MaxReceiverGuard+1) + k)}
 }
 
+// ConstraintRef is a clock constraint carried by a move (Proc < 0): in a
+// model with priorities, a move holds, for each move of strictly higher
+// priority, constraints under which that move is not enabled (see
+// prioritised), and Post applies them to the source zone like a guard.
+func ConstraintRef(c dbm.Constraint) EdgeRef {
+	return EdgeRef{Proc: -1 - int32(c.I<<15|c.J), Edge: int32(c.B)}
+}
+
+// Constraint reports whether r is a constraint (ConstraintRef) and, if so,
+// which.
+func (r EdgeRef) Constraint() (dbm.Constraint, bool) {
+	if r.Proc >= 0 {
+		return dbm.Constraint{}, false
+	}
+	v := int(-1 - r.Proc)
+	return dbm.Constraint{I: v >> 15, J: v & (1<<15 - 1), B: dbm.Bound(r.Edge)}, true
+}
+
 // Skip reports whether r is a skip and, if so, its edge and the constraint
 // of its clock guard that fails.
 func (r EdgeRef) Skip() (edge, k int32, ok bool) {
-	if r.Edge >= 0 {
+	if r.Edge >= 0 || r.Proc < 0 {
 		return r.Edge, 0, false
 	}
 	v := -1 - r.Edge
 	return v / (MaxReceiverGuard + 1), v % (MaxReceiverGuard + 1), true
 }
 
-// Taken returns the edges of m that are taken: m without its skips (which
-// follow the edges taken).
+// Taken returns the edges of m that are taken: m without its skips and
+// constraints (which follow the edges taken).
 func (m Move) Taken() Move {
 	for i, r := range m {
-		if r.Edge < 0 {
+		if r.Edge < 0 || r.Proc < 0 {
 			return m[:i]
 		}
 	}

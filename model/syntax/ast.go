@@ -131,6 +131,16 @@ type InstanceDecl struct {
 	Args     []Expr
 }
 
+// ChanPriorityDecl is `chan priority a, d[0] < default < b, e;`: Levels
+// from the lowest to the highest priority, each a list of channel
+// expressions (an identifier with constant indices; a whole array names
+// every element) or nil for `default` (the level of every channel not
+// listed and of internal transitions).
+type ChanPriorityDecl struct {
+	Pos    Pos
+	Levels [][]Expr
+}
+
 // SystemDecl is `system A, B, C;`. Groups holds the process names split at
 // the priority operator `<` (one group when no priorities are used).
 type SystemDecl struct {
@@ -138,11 +148,12 @@ type SystemDecl struct {
 	Groups [][]*Ident
 }
 
-func (*VarDecl) declNode()      {}
-func (*TypedefDecl) declNode()  {}
-func (*FuncDecl) declNode()     {}
-func (*InstanceDecl) declNode() {}
-func (*SystemDecl) declNode()   {}
+func (*VarDecl) declNode()          {}
+func (*TypedefDecl) declNode()      {}
+func (*FuncDecl) declNode()         {}
+func (*InstanceDecl) declNode()     {}
+func (*SystemDecl) declNode()       {}
+func (*ChanPriorityDecl) declNode() {}
 
 // ---------------------------------------------------------------------------
 // Statements
@@ -480,43 +491,44 @@ type Query struct {
 
 // Position methods.
 
-func (n *TypeExpr) Position() Pos      { return n.Pos }
-func (n *RangeExpr) Position() Pos     { return n.Pos }
-func (n *VarDecl) Position() Pos       { return n.Pos }
-func (n *Declarator) Position() Pos    { return n.Pos }
-func (n *InitList) Position() Pos      { return n.Pos }
-func (n *TypedefDecl) Position() Pos   { return n.Pos }
-func (n *FuncDecl) Position() Pos      { return n.Pos }
-func (n *Param) Position() Pos         { return n.Pos }
-func (n *InstanceDecl) Position() Pos  { return n.Pos }
-func (n *SystemDecl) Position() Pos    { return n.Pos }
-func (n *BlockStmt) Position() Pos     { return n.Pos }
-func (n *DeclStmt) Position() Pos      { return n.Decl.Position() }
-func (n *ExprStmt) Position() Pos      { return n.X.Position() }
-func (n *EmptyStmt) Position() Pos     { return n.Pos }
-func (n *IfStmt) Position() Pos        { return n.Pos }
-func (n *ForStmt) Position() Pos       { return n.Pos }
-func (n *RangeForStmt) Position() Pos  { return n.Pos }
-func (n *WhileStmt) Position() Pos     { return n.Pos }
-func (n *DoWhileStmt) Position() Pos   { return n.Pos }
-func (n *ReturnStmt) Position() Pos    { return n.Pos }
-func (n *BreakStmt) Position() Pos     { return n.Pos }
-func (n *ContinueStmt) Position() Pos  { return n.Pos }
-func (n *IntLit) Position() Pos        { return n.Pos }
-func (n *BoolLit) Position() Pos       { return n.Pos }
-func (n *Ident) Position() Pos         { return n.Pos }
-func (n *IndexExpr) Position() Pos     { return n.Pos }
-func (n *MemberExpr) Position() Pos    { return n.Pos }
-func (n *CallExpr) Position() Pos      { return n.Pos }
-func (n *UnaryExpr) Position() Pos     { return n.Pos }
-func (n *IncDecExpr) Position() Pos    { return n.Pos }
-func (n *RateExpr) Position() Pos      { return n.Pos }
-func (n *BinaryExpr) Position() Pos    { return n.Pos }
-func (n *CondExpr) Position() Pos      { return n.Pos }
-func (n *AssignExpr) Position() Pos    { return n.Pos }
-func (n *QuantExpr) Position() Pos     { return n.Pos }
-func (n *ParenExpr) Position() Pos     { return n.Pos }
-func (n *DeadlockExpr) Position() Pos  { return n.Pos }
-func (n *SelectBinding) Position() Pos { return n.Pos }
-func (n *Sync) Position() Pos          { return n.Pos }
-func (n *Query) Position() Pos         { return n.Pos }
+func (n *TypeExpr) Position() Pos         { return n.Pos }
+func (n *RangeExpr) Position() Pos        { return n.Pos }
+func (n *VarDecl) Position() Pos          { return n.Pos }
+func (n *Declarator) Position() Pos       { return n.Pos }
+func (n *InitList) Position() Pos         { return n.Pos }
+func (n *TypedefDecl) Position() Pos      { return n.Pos }
+func (n *FuncDecl) Position() Pos         { return n.Pos }
+func (n *Param) Position() Pos            { return n.Pos }
+func (n *InstanceDecl) Position() Pos     { return n.Pos }
+func (n *ChanPriorityDecl) Position() Pos { return n.Pos }
+func (n *SystemDecl) Position() Pos       { return n.Pos }
+func (n *BlockStmt) Position() Pos        { return n.Pos }
+func (n *DeclStmt) Position() Pos         { return n.Decl.Position() }
+func (n *ExprStmt) Position() Pos         { return n.X.Position() }
+func (n *EmptyStmt) Position() Pos        { return n.Pos }
+func (n *IfStmt) Position() Pos           { return n.Pos }
+func (n *ForStmt) Position() Pos          { return n.Pos }
+func (n *RangeForStmt) Position() Pos     { return n.Pos }
+func (n *WhileStmt) Position() Pos        { return n.Pos }
+func (n *DoWhileStmt) Position() Pos      { return n.Pos }
+func (n *ReturnStmt) Position() Pos       { return n.Pos }
+func (n *BreakStmt) Position() Pos        { return n.Pos }
+func (n *ContinueStmt) Position() Pos     { return n.Pos }
+func (n *IntLit) Position() Pos           { return n.Pos }
+func (n *BoolLit) Position() Pos          { return n.Pos }
+func (n *Ident) Position() Pos            { return n.Pos }
+func (n *IndexExpr) Position() Pos        { return n.Pos }
+func (n *MemberExpr) Position() Pos       { return n.Pos }
+func (n *CallExpr) Position() Pos         { return n.Pos }
+func (n *UnaryExpr) Position() Pos        { return n.Pos }
+func (n *IncDecExpr) Position() Pos       { return n.Pos }
+func (n *RateExpr) Position() Pos         { return n.Pos }
+func (n *BinaryExpr) Position() Pos       { return n.Pos }
+func (n *CondExpr) Position() Pos         { return n.Pos }
+func (n *AssignExpr) Position() Pos       { return n.Pos }
+func (n *QuantExpr) Position() Pos        { return n.Pos }
+func (n *ParenExpr) Position() Pos        { return n.Pos }
+func (n *DeadlockExpr) Position() Pos     { return n.Pos }
+func (n *SelectBinding) Position() Pos    { return n.Pos }
+func (n *Sync) Position() Pos             { return n.Pos }
+func (n *Query) Position() Pos            { return n.Pos }

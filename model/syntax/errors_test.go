@@ -63,7 +63,8 @@ var errorTests = []struct{ name, kind, src, want string }{
 	{"system line in declarations", kindDecls, "system P;", "1:1: the 'system' line is only allowed in the system declarations"},
 
 	// Constructs rejected by name.
-	{"channel priorities", kindDecls, "chan a, b;\nchan priority a < b;", "2:6: channel priorities are not supported"},
+	{"chan priority without a separator", kindDecls, "chan a, b;\nchan priority a b;", "2:17: expected ';' after chan priority, found 'b'"},
+	{"chan priority with an expression", kindDecls, "chan a, b;\nchan priority a + b;", "2:17: expected ';' after chan priority, found '+'"},
 	{"priority declaration", kindDecls, "priority a < b;", "1:1: priority declarations are not supported"},
 	{"progress measures", kindDecls, "progress { x; }", "1:1: progress measures are not supported"},
 	{"gantt chart", kindDecls, "gantt { P: true -> 1; }", "1:1: Gantt charts are not supported"},

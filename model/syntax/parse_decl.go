@@ -68,7 +68,7 @@ func (p *parser) parseType() *TypeExpr {
 		t.Kind = TChan
 		p.next()
 		if p.tok.kind == kPriority {
-			p.fail("channel priorities are not supported")
+			p.fail("chan priority is a declaration of its own (chan priority a < b;), not a type")
 		}
 	case kVoid:
 		t.Kind = TVoid
@@ -152,6 +152,11 @@ func (p *parser) parseDecl() Decl {
 		return p.parseTypedef()
 	case kPriority:
 		p.fail("priority declarations are not supported")
+	case kChan:
+		if p.peek(1).kind == kPriority {
+			return p.parseChanPriority()
+		}
+		return p.parseTypedDecl(true)
 	case kSystem:
 		p.fail("the 'system' line is only allowed in the system declarations")
 	case tIdent:
@@ -316,6 +321,47 @@ func (p *parser) parseInstance() *InstanceDecl {
 	}
 	p.expect(tRParen, " after template arguments")
 	p.expect(tSemi, " after instantiation")
+	return d
+}
+
+// parseChanPriority parses `chan priority a, d[0] < default < b, e;`
+// (UPPAAL's ChanPriority: identifiers with indices, or default, separated
+// by ',' within a level and '<' between levels).
+func (p *parser) parseChanPriority() *ChanPriorityDecl {
+	d := &ChanPriorityDecl{Pos: p.tok.pos}
+	p.next() // chan
+	p.next() // priority
+	level := []Expr{}
+	for {
+		if p.tok.kind == kDefault {
+			level = append(level, nil)
+			p.next()
+		} else {
+			name := p.expectIdent(" (channel) in chan priority")
+			var x Expr = &Ident{Pos: name.pos, Name: name.text}
+			for p.tok.kind == tLBrack {
+				pos := p.tok.pos
+				p.next()
+				i := p.parseExpr()
+				p.expect(tRBrack, " after channel index")
+				x = &IndexExpr{Pos: pos, X: x, Index: i}
+			}
+			level = append(level, x)
+		}
+		switch p.tok.kind {
+		case tComma:
+			p.next()
+			continue
+		case tLT:
+			d.Levels = append(d.Levels, level)
+			level = []Expr{}
+			p.next()
+			continue
+		}
+		break
+	}
+	d.Levels = append(d.Levels, level)
+	p.expect(tSemi, " after chan priority")
 	return d
 }
 

@@ -436,6 +436,24 @@ func (p *printer) decl(d Decl) {
 			}
 		}
 		p.str(";")
+	case *ChanPriorityDecl:
+		p.str("chan priority ")
+		for i, l := range d.Levels {
+			if i > 0 {
+				p.str(" < ")
+			}
+			for j, x := range l {
+				if j > 0 {
+					p.str(", ")
+				}
+				if x == nil {
+					p.str("default")
+				} else {
+					p.expr(x, precNone, false)
+				}
+			}
+		}
+		p.str(";")
 	default:
 		p.str("<?>")
 	}

@@ -44,7 +44,7 @@ func loadAll(path string, extraQueries string) error {
 
 // TestUnsupportedFeaturesGoldenErrors loads one file per feature tcheck
 // does not support (testdata/errors: UPPAAL SMC's branchpoints,
-// probabilities and exponential rates, stopwatches, priorities, hybrid
+// probabilities and exponential rates, stopwatches, hybrid
 // clocks, double, meta clocks, scalar, dynamic templates, LSC, imports,
 // statistical and TIGA queries...) and compares the errors with
 // testdata/errors.golden: each names the feature and its file:line:col.

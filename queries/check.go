@@ -295,6 +295,10 @@ func confirmTraces(r *Result) {
 	if r.TraceErr == nil || r.Verdict == Error || r.Verdict == Unknown {
 		return
 	}
+	if errors.Is(r.TraceErr, ErrTraceTime) {
+		r.Verdict, r.Reason, r.Trace = Unknown, zone.LimitTime, nil
+		return
+	}
 	r.Disputed = r.Verdict
 	r.Verdict = Error
 	r.Trace = nil
@@ -615,7 +619,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		case checkModelErr != nil:
 			r.Verdict, r.Err = Error, checkModelErr
 			if wantTrace {
-				r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, checkErrMoves, nil, errorMoveGuard(sys, opts.From, checkErrMoves, checkModelErr.Move))
+				r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, checkErrMoves, nil, errorMoveGuard(sys, opts.From, checkErrMoves, checkModelErr.Move), traceStop(opts))
 			}
 		case checkErr != nil:
 			r.Verdict, r.TraceErr = Error, checkErr
@@ -625,7 +629,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 				r.Verdict = Violated
 			}
 			if wantTrace {
-				r.Trace, r.TraceErr = buildTrace(sys, opts.From, m.found.moves, m.goal)
+				r.Trace, r.TraceErr = buildTrace(sys, opts.From, m.found.moves, m.goal, traceStop(opts))
 			}
 		case res.Reason == zone.Failed:
 			r.Verdict, r.Err = Error, res.Err
@@ -634,7 +638,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 				if err != nil {
 					r.TraceErr = err
 				} else {
-					r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, nil, errorMoveGuard(sys, opts.From, moves, res.Err.Move))
+					r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, nil, errorMoveGuard(sys, opts.From, moves, res.Err.Move), traceStop(opts))
 				}
 			}
 		case m.sup != nil && res.Reason == zone.Completed:
@@ -696,13 +700,37 @@ var ErrOverApproximation = errors.New("unconfirmed")
 // state (from, when not nil), picks a final zone where goal holds (any
 // valuation if goal is nil), concretises the run and replays it. A trace
 // that does not replay is never returned.
-func buildTrace(sys *zone.System, from *State, moves []zone.Move, goal *model.Formula) (*Trace, error) {
-	return buildTraceTarget(sys, from, moves, goal, nil)
+//
+// stop (nil: never) ends the building with ErrTraceTime.
+func buildTrace(sys *zone.System, from *State, moves []zone.Move, goal *model.Formula, stop func() bool) (*Trace, error) {
+	return buildTraceTarget(sys, from, moves, goal, nil, stop)
+}
+
+// ErrTraceTime is the TraceErr of a verdict whose trace was not built
+// within the time limit (traceStop): the verdict is then Unknown, not an
+// error, since nothing disputes it.
+var ErrTraceTime = errors.New("the time limit was reached while its trace was built (a longer --timeout gives it)")
+
+// traceStop bounds the building of one trace as one search is bounded:
+// Limits.Timeout from the start of the building, the Deadline,
+// cancellation (nil when there is no limit). A witness of half a million
+// steps takes seconds to concretise in exact rationals.
+func traceStop(opts Options) func() bool {
+	l := opts.Limits
+	if l.Timeout == 0 && l.Deadline.IsZero() && l.Cancel == nil {
+		return nil
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
+	return func() bool { return l.Expired(now(), start) }
 }
 
 // buildTraceTarget is buildTrace with an optional refinement of the target
 // zone (used by sup/inf to reach the extreme value).
-func buildTraceTarget(sys *zone.System, from *State, moves []zone.Move, goal *model.Formula, refine func(dbm.DBM) bool) (*Trace, error) {
+func buildTraceTarget(sys *zone.System, from *State, moves []zone.Move, goal *model.Formula, refine func(dbm.DBM) bool, stop func() bool) (*Trace, error) {
 	t, entries, err := symbolicPath(sys, from, moves)
 	if err != nil {
 		return nil, err
@@ -730,10 +758,13 @@ func buildTraceTarget(sys *zone.System, from *State, moves []zone.Move, goal *mo
 	} else if refine != nil && !refine(target) {
 		return nil, fmt.Errorf("%w (target)", ErrNotConcretisable)
 	}
+	if stop != nil && stop() {
+		return nil, ErrTraceTime
+	}
 	if from != nil {
-		err = concretiseFrom(sys, t, entries, target, from)
+		err = concretiseFrom(sys, t, entries, target, from, stop)
 	} else {
-		err = concretise(sys, t, entries, target)
+		err = concretise(sys, t, entries, target, stop)
 	}
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ import (
 // networks", AIJ 49, 1991, for the non-strict case; strict bounds over the
 // rationals follow the same argument). Each value chosen is the simplest
 // rational of its interval, so the common denominator stays small.
-func concretise(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM) error {
+func concretise(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, stop func() bool) error {
 	st := zone.NewStepper(sys)
 	n := len(t.Moves)
 	w, ok := ratPoint(target, nil)
@@ -48,6 +48,9 @@ func concretise(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM) e
 	var guards []dbm.Constraint
 	var resets []model.Reset
 	for i := n - 1; i >= 0; i-- {
+		if stop != nil && i&255 == 0 && stop() {
+			return ErrTraceTime
+		}
 		var e []*big.Rat
 		delay := new(big.Rat)
 		switch {

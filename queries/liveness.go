@@ -322,7 +322,7 @@ func checkLiveness(sys *zone.System, q *Query, opts Options) *Result {
 		case w.horizon:
 			goal = &model.Formula{Kind: model.FClock, Clock: model.ClockConstraint{I: 0, J: opts.horizon, Const: -opts.horizonT}, Src: "the horizon"}
 		}
-		r.Trace, r.TraceErr = buildTrace(sys, opts.From, w.moves, goal)
+		r.Trace, r.TraceErr = buildTrace(sys, opts.From, w.moves, goal, traceStop(opts))
 		if r.Trace != nil {
 			r.Trace.Cycle = w.cycle
 			switch {

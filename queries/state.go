@@ -245,7 +245,7 @@ func (t *Trace) dropClock() {
 // the region of s meets E_0 because the symbolic path is feasible from it,
 // so it lies in E_0 and s can follow the path. Then, forwards from s, each
 // delay is the simplest one that enters W_i.
-func concretiseFrom(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, s *State) error {
+func concretiseFrom(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, s *State, stop func() bool) error {
 	st := zone.NewStepper(sys)
 	n := len(t.Moves)
 	w := make([]dbm.DBM, n)
@@ -256,6 +256,9 @@ func concretiseFrom(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DB
 	var resets []model.Reset
 	noDelay := func(i int) bool { return t.Zones[i].Equal(entries[i]) }
 	for i := n - 1; i >= 1; i-- {
+		if stop != nil && i&255 == 0 && stop() {
+			return ErrTraceTime
+		}
 		e := w[i].Clone()
 		if !noDelay(i) {
 			e.Down()

@@ -268,7 +268,7 @@ func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool
 		if err != nil {
 			r.TraceErr = err
 		} else {
-			r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, s.cond, a.refiner(r.Values[i]))
+			r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, s.cond, a.refiner(r.Values[i]), traceStop(opts))
 		}
 		return
 	}

@@ -245,28 +245,12 @@ func (st *Stepper) withMove(err error, m Move) error {
 // source), the target discrete state (dlocs, dvars) and the clock resets in
 // execution order, appended to resets. It does not check invariants.
 func (st *Stepper) Effect(locs, vars []int32, m Move, dlocs, dvars []int32, guards []dbm.Constraint, resets []model.Reset) ([]dbm.Constraint, []model.Reset, error) {
-	env := st.env
-	env.Vars, env.Locs = vars, locs
-	procs := st.sys.Net.Procs
-	for _, r := range m {
-		if c, ok := r.Constraint(); ok {
-			guards = append(guards, c)
-			continue
-		}
-		e, n, neg := st.guardOf(r)
-		for k := range n {
-			c := &e.ClockGuard[k]
-			b := constraintBound(c, env)
-			if env.Err != nil {
-				return guards, resets, st.runtimeErr(m)
-			}
-			g := dbm.Constraint{I: c.I, J: c.J, B: b}
-			if k == neg {
-				g = g.Neg()
-			}
-			guards = append(guards, g)
-		}
+	guards, err := st.Guards(locs, vars, m, guards)
+	if err != nil {
+		return guards, resets, err
 	}
+	env := st.env
+	procs := st.sys.Net.Procs
 	copy(dvars, vars)
 	copy(dlocs, locs)
 	env.Vars = dvars
@@ -283,6 +267,34 @@ func (st *Stepper) Effect(locs, vars []int32, m Move, dlocs, dvars []int32, guar
 	}
 	resets = append(resets, env.Resets...)
 	return guards, resets, nil
+}
+
+// Guards appends the clock guard of the move m from (locs, vars) to
+// guards, as DBM constraints (with its skips negated and its constraints,
+// see Move).
+func (st *Stepper) Guards(locs, vars []int32, m Move, guards []dbm.Constraint) ([]dbm.Constraint, error) {
+	env := st.env
+	env.Vars, env.Locs = vars, locs
+	for _, r := range m {
+		if c, ok := r.Constraint(); ok {
+			guards = append(guards, c)
+			continue
+		}
+		e, n, neg := st.guardOf(r)
+		for k := range n {
+			c := &e.ClockGuard[k]
+			b := constraintBound(c, env)
+			if env.Err != nil {
+				return guards, st.runtimeErr(m)
+			}
+			g := dbm.Constraint{I: c.I, J: c.J, B: b}
+			if k == neg {
+				g = g.Neg()
+			}
+			guards = append(guards, g)
+		}
+	}
+	return guards, nil
 }
 
 // Invariant appends the clock constraints of the invariants of the discrete

@@ -68,26 +68,28 @@ func (st *Stepper) prioritised(locs, vars []int32, z dbm.DBM, fn func(Move) bool
 				}
 			}
 		})
-		// A model error in p's update (or target invariant) is not one of
-		// this state: it is raised where p itself is taken (Post), if p is
-		// taken at all (its guard may meet no valuation here, or a move
-		// above it may block it wherever it holds). Such a p blocks
-		// nothing: wherever its guard holds the run ends in that error.
+		// A model error in p's update (or target invariant) is raised where
+		// p itself is taken (Post), if it is taken at all: its guard may
+		// meet no valuation here, or a move above it may block it. Where
+		// its guard holds, p is taken rather than any lower move (its
+		// error ends the run there), so it blocks the lower moves there,
+		// as the reference checker, which fires the levels from the
+		// highest, and the replay see it. A guard that cannot be
+		// evaluated blocks everything below: p's Post raises that error.
 		guards, resets, err = st.Effect(locs, vars, p.m, tl, tv, guards[:0], resets[:0])
-		if err != nil {
-			if Interrupted(err) {
-				return err
-			}
-			p.never = true
-			continue
-		}
 		var ok bool
-		inv, ok, err = st.Invariant(tl, tv, inv[:0])
+		if err == nil {
+			inv, ok, err = st.Invariant(tl, tv, inv[:0])
+		}
 		if err != nil {
 			if Interrupted(err) {
 				return err
 			}
-			p.never = true
+			if guards, err = st.Guards(locs, vars, p.m, guards[:0]); err == nil {
+				p.enabled = sortedConstraints(append(p.enabled, guards...))
+			} else if Interrupted(err) {
+				return err
+			}
 			continue
 		}
 		if !ok {

@@ -1,5 +1,16 @@
 package zone
 
+import (
+	"fmt"
+
+	"github.com/tcheck/tcheck/model"
+)
+
+// maxSkips bounds the ways one process may stay out of one broadcast: the
+// product over its data-enabled receiving edges of the constraints of their
+// clock guards (each a move of its own).
+const maxSkips = 1 << 16
+
 // recvGroup is the receiving edges of one process for a broadcast: the
 // indices [start, end) into the channel's receiver list, and how many ways
 // the process can stay out (skip: 0 when one of its data-enabled receiving
@@ -30,12 +41,17 @@ func (st *Stepper) broadcast(e enabledEdge, emit func(Move) bool) bool {
 			end++
 		}
 		if p != e.proc {
-			skips := int32(1)
+			skips := int64(1)
 			for _, ri := range rs[k:end] {
 				r := es.enabled[ri]
-				skips *= int32(len(procs[r.proc].Edges[r.edge].ClockGuard))
+				skips *= int64(len(procs[r.proc].Edges[r.edge].ClockGuard))
+				if skips > maxSkips {
+					// not silently cut: the model is refused at this state
+					st.moveErr = &ModelError{Err: &model.RuntimeError{Pos: procs[r.proc].Edges[r.edge].SyncSrc, Msg: fmt.Sprintf("process %s has more than %d ways to stay out of a broadcast (the clock guards of its receiving edges on one channel have too many constraints)", procs[p].Name, maxSkips)}, Move: Move{{e.proc, e.edge}}}
+					return false
+				}
 			}
-			st.groups = append(st.groups, recvGroup{int32(k), int32(end), skips})
+			st.groups = append(st.groups, recvGroup{int32(k), int32(end), int32(skips)})
 		}
 		k = end
 	}

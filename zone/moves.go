@@ -74,6 +74,8 @@ func (st *Stepper) moves(locs, vars []int32, fn func(Move) bool) error {
 	if err := st.collectEnabled(&st.cur, locs, vars); err != nil {
 		return err
 	}
+	st.moveErr = nil
+	defer func() { st.moveErr = nil }()
 	es := &st.cur
 	emit := fn
 	if st.sys.hasCommitted && st.inCommitted(locs) {
@@ -95,7 +97,7 @@ func (st *Stepper) moves(locs, vars []int32, fn func(Move) bool) error {
 			}
 		default:
 			if !st.broadcast(e, emit) {
-				return nil
+				return st.moveErr
 			}
 		}
 	}

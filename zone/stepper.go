@@ -50,6 +50,7 @@ type Stepper struct {
 	cur, tgt enabledSet // enabled edges of the source state and of a target (urgent channels)
 	move     Move
 	groups   []recvGroup // broadcast receivers by process
+	moveErr  error       // an error of the last enumeration of moves (broadcast)
 	odometer []int32
 
 	// scratch for post

@@ -191,7 +191,11 @@ func (e *expander) expand(node nodeID) (StopReason, error) {
 	s.zoneOf(r).load(e.src)
 	e.node, e.moveIdx, e.reason, e.err = node, 0, Completed, nil
 	e.explored.Add(1)
-	err := e.st.Moves(e.locs, e.vars, e.src, e.succ)
+	z := e.src
+	if e.graph.unpruned {
+		z = dbm.DBM{}
+	}
+	err := e.st.Moves(e.locs, e.vars, z, e.succ)
 	if err == nil {
 		err = e.err
 	}

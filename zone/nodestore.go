@@ -270,6 +270,11 @@ type nodeGraph struct {
 	mask   nodeID
 	// sym is set when the nodes are symmetry representatives.
 	sym *symTrace
+	// unpruned: moves are enumerated without their zone (Stepper.Moves
+	// with a zero DBM), because a node's zone may grow after its
+	// expansion (the convex hull), and a path's move indices must be found
+	// again from the zone the node ends with.
+	unpruned bool
 }
 
 func (g *nodeGraph) store(id nodeID) *nodeStore { return g.stores[id&g.mask] }
@@ -348,11 +353,16 @@ func (s *System) PathMoves(n Node) ([]Move, error) {
 	var moves []Move
 	for _, x := range path[1:] {
 		s.Decode(x.Parent(), locs, vars)
-		x.Parent().LoadZone(z)
+		pz := z
+		if x.g.unpruned {
+			pz = dbm.DBM{}
+		} else {
+			x.Parent().LoadZone(z)
+		}
 		want := x.g.rec(x.id).moveIdx
 		var found Move
 		k := int32(0)
-		err := st.Moves(locs, vars, z, func(m Move) bool {
+		err := st.Moves(locs, vars, pz, func(m Move) bool {
 			if k == want {
 				found = append(Move(nil), m...)
 				return false

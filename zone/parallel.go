@@ -66,7 +66,7 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 		b++
 	}
 	s := &sharedPassed{seed: maphash.MakeSeed(), mask: uint64(n - 1), shards: make([]passedShard, n), alu: alu}
-	s.graph = &nodeGraph{stores: make([]*nodeStore, n), bits: b, mask: nodeID(n - 1)}
+	s.graph = &nodeGraph{stores: make([]*nodeStore, n), bits: b, mask: nodeID(n - 1), unpruned: opts.Hull}
 	for i := range s.shards {
 		s.shards[i].p = newPassedListShard(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n, decodedCacheSmall/n, s.seed, uint64(i), b)
 		s.shards[i].p.graph = s.graph

@@ -160,6 +160,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	res := Result{Extrapolation: describeSearch(sys, opts)}
 	sub, _ := ResolveSubsumption(sys, opts)
 	passed := newPassedList(sys.Dim, opts.FullZones, opts.Hull)
+	passed.graph.unpruned = opts.Hull
 	wait := &waitingList{order: opts.Order, graph: passed.graph}
 	mem := newMemSampler()
 	e := newExpander(sys, passed.graph, opts, sub == ALU, passed, visit)

@@ -1,0 +1,11 @@
+/*
+[q1] The model's own query q1 (tcheck's verdict, cross-checked: the same with --order dfs, --subsumption inclusion, --extrapolation none and m+; the authors state nothing).
+EXPECT: satisfied
+*/
+A[] not deadlock
+
+/*
+[q2] The model's own query q2 (tcheck's verdict, cross-checked: the same with --order dfs, --subsumption inclusion, --extrapolation none and m+; the authors state nothing).
+EXPECT: satisfied
+*/
+A[] forall (i : pid_t) not PeriodicThread(i).Not_Schedulable

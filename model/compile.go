@@ -453,10 +453,10 @@ func (c *compiler) typeOf(sc *scope, te *syntax.TypeExpr) (*typ, error) {
 	if te.Range != nil && te.Kind != syntax.TInt && te.Kind != syntax.TScalar {
 		return nil, c.errAt(te.Range.Pos, "only int types take a range")
 	}
-	if te.Meta && !t.base().isData() {
+	if te.Meta && !onlyData(t) {
 		// as libutap ($Prefix_meta_not_allowed_for_clocks, and channels
 		// are not among the types that may be meta)
-		return nil, c.errAt(te.Pos, "a %s cannot be meta (only integers, booleans and arrays of them)", t.base())
+		return nil, c.errAt(te.Pos, "a %s cannot be meta (only integers, booleans, and arrays and structs of them)", t.base())
 	}
 	// Otherwise meta is read and ignored: a meta variable is an ordinary
 	// state variable (docs/uppaal.md says what that changes).

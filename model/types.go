@@ -86,6 +86,23 @@ var (
 func (t *typ) isData() bool   { return t.kind == kInt || t.kind == kBool }
 func (t *typ) isScalar() bool { return t.kind != kArray && t.kind != kStruct }
 
+// onlyData reports whether every slot of t is an integer or a boolean (the
+// types that may be meta).
+func onlyData(t *typ) bool {
+	switch t.kind {
+	case kArray:
+		return onlyData(t.elem)
+	case kStruct:
+		for _, f := range t.fields {
+			if !onlyData(f.t) {
+				return false
+			}
+		}
+		return true
+	}
+	return t.isData()
+}
+
 // isAggregate reports whether t is an array or a struct: a value of
 // several slots, copied and compared slot by slot.
 func (t *typ) isAggregate() bool { return t.kind == kArray || t.kind == kStruct }

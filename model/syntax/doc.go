@@ -148,14 +148,17 @@
 // same way and supported by the checker: meta integers and booleans are
 // read as ordinary variables, meta clocks and channels rejected.) Constructs with no tree representation are
 // rejected here with a message naming the feature: floating-point and string
-// literals, channel priorities (`chan priority`),
-// `priority` declarations, progress measures, Gantt charts, dynamic
+// literals,
+// `priority` declarations, progress measures and Gantt charts before the
+// system line (after it they are skipped: they do not change the
+// semantics), dynamic
 // templates and spawn, before_update/after_update, import (external
 // functions), switch statements, named struct initialisers, array sizes
 // given by an anonymous type (`int a[int[0,3]]`), and the non-symbolic query
 // forms (bounds, Pr, E[<=...], simulate, control, under). A clock rate x'
 // (stopwatches) is parsed as a RateExpr anywhere; the checker accepts it
-// only in a location invariant, as x' == e.
+// only in a location invariant, as x' == e. Channel priorities (`chan
+// priority a < default < b;`) are a ChanPriorityDecl.
 //
 // # Printing
 //

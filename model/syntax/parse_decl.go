@@ -390,21 +390,43 @@ func (p *parser) parseSystemLine() *SystemDecl {
 	return d
 }
 
-// parseAfterSystem checks that nothing but end of input follows the system
-// line, naming the unsupported UPPAAL sections that may appear there.
+// parseAfterSystem checks that nothing but UPPAAL's progress measures and
+// Gantt chart (System ::= SysDecl ProgressDecl GanttDecl) follows the
+// system line. Both are skipped: a progress measure only guides the
+// sweep-line method's deletion of states and a Gantt chart only draws the
+// simulator's chart, so neither changes a state, a transition or a verdict
+// (docs/uppaal.md). The model's text keeps them, so export writes them back.
 func (p *parser) parseAfterSystem() {
-	if p.tok.kind == tIdent && p.peek(1).kind == tLBrace {
-		switch p.tok.text {
-		case "progress":
-			p.fail("progress measures are not supported")
-		case "gantt":
-			p.fail("Gantt charts are not supported")
-		}
+	for p.tok.kind == tIdent && (p.tok.text == "progress" || p.tok.text == "gantt") && p.peek(1).kind == tLBrace {
+		p.next()
+		p.skipBraces()
 	}
 	if p.tok.kind == kSystem {
 		p.fail("only one 'system' line is allowed")
 	}
 	p.expectEOF("the system line (it must come last)")
+}
+
+// skipBraces skips a block `{ ... }` with nested braces; the current token
+// is '{'.
+func (p *parser) skipBraces() {
+	open := p.tok
+	depth := 0
+	for {
+		switch p.tok.kind {
+		case tLBrace:
+			depth++
+		case tRBrace:
+			depth--
+		case tEOF:
+			p.tok = open
+			p.fail("the block opened here is not closed")
+		}
+		p.next()
+		if depth == 0 {
+			return
+		}
+	}
 }
 
 // ---------------------------------------------------------------------------

@@ -56,8 +56,8 @@ func ForUPPAAL(f *model.File) (*model.File, []Renaming) {
 	used := map[string]bool{}
 	eachText(g, func(t *model.Text) {
 		toks, _, _ := scan(t.S)
-		for _, tk := range toks {
-			if tk.kind == tIdent {
+		for i, tk := range toks {
+			if tk.kind == tIdent && !blockWord(toks, i) {
 				used[tk.text] = true
 			}
 		}
@@ -133,6 +133,14 @@ func eachName(f *model.File, fn func(*string)) {
 	}
 }
 
+// blockWord reports whether toks[i] opens a progress measure or a Gantt
+// chart (`progress {`, `gantt {` after the system line): UPPAAL's keywords
+// there, not names to rename.
+func blockWord(toks []token, i int) bool {
+	t := toks[i]
+	return (t.text == "progress" || t.text == "gantt") && i+1 < len(toks) && toks[i+1].text == "{"
+}
+
 // renameIdents replaces identifiers (outside comments) by their new names.
 func renameIdents(s string, ren map[string]string) string {
 	if len(ren) == 0 {
@@ -144,8 +152,8 @@ func renameIdents(s string, ren map[string]string) string {
 	}
 	var b strings.Builder
 	last := 0
-	for _, t := range toks {
-		if to, ok := ren[t.text]; ok && t.kind == tIdent {
+	for i, t := range toks {
+		if to, ok := ren[t.text]; ok && t.kind == tIdent && !blockWord(toks, i) {
 			b.WriteString(s[last:t.off])
 			b.WriteString(to)
 			last = t.end

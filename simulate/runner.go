@@ -140,6 +140,7 @@ type runner struct {
 	mv               []zone.EdgeRef
 	groups           [][]int
 	pick             []int
+	nopt             []int // per receiver group: its edges, then its ways to stay out
 	elig             []int
 	pts              []int64
 
@@ -519,24 +520,22 @@ func (r *runner) broadcast(i int, committed bool) *model.RuntimeError {
 	// clock guard, staying out where every guard fails: one skip per edge
 	// naming the constraint that fails (zone.SkipRef), so that each option
 	// has a convex window
-	options := func(g []int) int {
+	r.nopt, r.pick = r.nopt[:0], r.pick[:0]
+	for _, g := range r.groups {
 		n := 1
 		for _, j := range g {
 			q := &r.en[j]
 			n *= len(r.net.Procs[q.p].Edges[q.e].ClockGuard)
 		}
-		return len(g) + n
+		r.nopt = append(r.nopt, len(g)+n)
+		r.pick = append(r.pick, 0)
 	}
 	total := 1
-	for _, g := range r.groups {
-		total *= options(g)
+	for _, n := range r.nopt {
+		total *= n
 		if total > broadcastSample {
 			break
 		}
-	}
-	r.pick = r.pick[:0]
-	for range r.groups {
-		r.pick = append(r.pick, 0)
 	}
 	build := func() []zone.EdgeRef {
 		r.mv = append(r.mv[:0], zone.EdgeRef{Proc: s.p, Edge: s.e})
@@ -563,7 +562,7 @@ func (r *runner) broadcast(i int, committed bool) *model.RuntimeError {
 	if total > broadcastSample {
 		for n := 0; n < broadcastSample; n++ {
 			for g := range r.pick {
-				r.pick[g] = r.rng.IntN(options(r.groups[g]))
+				r.pick[g] = r.rng.IntN(r.nopt[g])
 			}
 			if err := r.try(build(), committed); err != nil {
 				return err
@@ -578,7 +577,7 @@ func (r *runner) broadcast(i int, committed bool) *model.RuntimeError {
 		g := len(r.pick) - 1
 		for ; g >= 0; g-- {
 			r.pick[g]++
-			if r.pick[g] < options(r.groups[g]) {
+			if r.pick[g] < r.nopt[g] {
 				break
 			}
 			r.pick[g] = 0

@@ -1,7 +1,6 @@
 package uppaal
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -24,14 +23,7 @@ func TestPrioritiesReadAndWritten(t *testing.T) {
 		return net.ChanLevel, net.TauLevel, procs
 	}
 	for _, path := range files {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := ParseFile(path, src)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		f := load(t, path)
 		net, err := f.Compile(nil)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)

@@ -2,7 +2,6 @@ package uppaal
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -18,14 +17,7 @@ func TestProgressAndGanttSkipped(t *testing.T) {
 		t.Fatalf("want 2 files in testdata/skipped: %v %v", files, err)
 	}
 	for _, path := range files {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := ParseFile(path, src)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		f := load(t, path)
 		net, err := f.Compile(nil)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)

@@ -28,7 +28,7 @@ import (
 //     parameter of this set is i (a pool of automata per process), the
 //     slots of global arrays indexed by i alone, whether a scalar value
 //     there equals i, and for the clocks that belong to i their bounds
-//     against 0 and the sorted multisets of their differences with the
+//     against 0 and a hash of the multisets of their differences with the
 //     other clocks;
 //  2. the members are sorted by signature, which fixes π up to the
 //     members with equal signatures;
@@ -140,15 +140,19 @@ type symmetry struct {
 	order        [][]int32   // [set] members by signature
 	pi           perm
 	bestPi       perm
-	diffs        []int32
 	gsig         [][]int32
 	tieBase      []int32 // the tied members in sorted order, group after group
 	scratch      []int32
 	// exact is set by canon when every tie was tried: the representative
 	// is then the same for every state of the orbit.
 	exact bool
-	pimg  []int32   // process images of the permutation apply applies
-	alts  []dbm.DBM // stabilizerZones' results
+	pimg  []int32 // process images of the permutation apply applies
+	// tables holds the images of each permutation apply has used, by
+	// rank (empty when there are more than symTableLimit); used is
+	// permRank's scratch
+	tables []*permImages
+	used   []bool
+	alts   []dbm.DBM // stabilizerZones' results
 	// stabilizerZones' scratch
 	stabPi perm
 	images []int32
@@ -436,44 +440,133 @@ func (s *symmetry) procImage(pi perm, p int) int {
 	return int(s.famProcs[f][at])
 }
 
+// symTableLimit bounds the number of permutations (the product of the
+// sets' factorials) for which apply keeps the images of every process,
+// variable slot and clock, built the first time a permutation is used:
+// then apply moves each slot with one lookup instead of recomputing its
+// index from its scalar dimensions (the agreement model's arrays indexed
+// by two and three identities made that the largest cost of canon).
+const symTableLimit = 5040
+
+// permImages are the images of the processes, variable slots and clocks
+// under one permutation.
+type permImages struct {
+	procs, vars, clocks []int32
+}
+
+// images returns the tabled images of pi, or nil when the permutations
+// are too many to table.
+func (s *symmetry) imagesOf(pi perm) *permImages {
+	if s.tables == nil {
+		total := 1
+		for _, n := range s.sizes {
+			total *= factorial(n)
+			if total > symTableLimit {
+				total = -1
+				break
+			}
+		}
+		if total < 0 {
+			s.tables = []*permImages{}
+		} else {
+			s.tables = make([]*permImages, total)
+		}
+	}
+	if len(s.tables) == 0 {
+		return nil
+	}
+	r := 0
+	for k, n := range s.sizes {
+		r = r*factorial(n) + permRank(pi[k], s.used[:0])
+	}
+	t := s.tables[r]
+	if t == nil {
+		t = &permImages{
+			procs:  make([]int32, len(s.procFam)),
+			vars:   make([]int32, len(s.vars)),
+			clocks: make([]int32, len(s.clocks)),
+		}
+		for p := range t.procs {
+			t.procs[p] = int32(s.procImage(pi, p))
+		}
+		for v := range s.vars {
+			t.vars[v] = s.slotImage(pi, &s.vars[v], s.varBase, t.procs)
+		}
+		for c := 1; c < len(s.clocks); c++ {
+			t.clocks[c] = s.slotImage(pi, &s.clocks[c], s.clkBase, t.procs)
+		}
+		s.tables[r] = t
+	}
+	return t
+}
+
+// permRank returns the rank of the permutation p of 0..len(p)-1 in
+// lexicographic order (its Lehmer code read as a factorial-base number);
+// used is scratch.
+func permRank(p []int32, used []bool) int {
+	used = append(used, make([]bool, len(p))...)
+	r := 0
+	for i, v := range p {
+		less := 0
+		for w := int32(0); w < v; w++ {
+			if !used[w] {
+				less++
+			}
+		}
+		used[v] = true
+		r += less * factorial(len(p)-1-i)
+	}
+	return r
+}
+
+// slotImage returns the index that slot sl moves to under pi, given the
+// process images procs and the first local slot of each process.
+func (s *symmetry) slotImage(pi perm, sl *symSlot, base, procs []int32) int32 {
+	i := sl.rel
+	for _, d := range sl.dims {
+		i += (pi[d.Set-1][d.Index] - d.Index) * d.Stride
+	}
+	if sl.proc >= 0 {
+		i += base[procs[sl.proc]]
+	}
+	return i
+}
+
 // apply writes pi(locs, vars, z) into outLocs, outVars, outZ; ci receives
 // the clock images.
 func (s *symmetry) apply(pi perm, locs, vars []int32, z dbm.DBM, outLocs, outVars []int32, outZ dbm.DBM, ci []int32) {
-	if len(s.pimg) != len(locs) {
-		s.pimg = make([]int32, len(locs))
-	}
-	for p, l := range locs {
-		q := s.procImage(pi, p)
-		s.pimg[p] = int32(q)
-		outLocs[q] = l
-	}
-	for v := range vars {
-		sl := &s.vars[v]
-		x := vars[v]
-		if sl.scalar != 0 {
-			x = pi[sl.scalar-1][x]
+	if t := s.imagesOf(pi); t != nil {
+		for p, l := range locs {
+			outLocs[t.procs[p]] = l
 		}
-		i := sl.rel
-		for _, d := range sl.dims {
-			i += (pi[d.Set-1][d.Index] - d.Index) * d.Stride
+		for v, x := range vars {
+			if sc := s.vars[v].scalar; sc != 0 {
+				x = pi[sc-1][x]
+			}
+			outVars[t.vars[v]] = x
 		}
-		if sl.proc >= 0 {
-			i += s.varBase[s.pimg[sl.proc]]
+		copy(ci, t.clocks)
+	} else {
+		if len(s.pimg) != len(locs) {
+			s.pimg = make([]int32, len(locs))
 		}
-		outVars[i] = x
+		for p, l := range locs {
+			q := s.procImage(pi, p)
+			s.pimg[p] = int32(q)
+			outLocs[q] = l
+		}
+		for v, x := range vars {
+			sl := &s.vars[v]
+			if sl.scalar != 0 {
+				x = pi[sl.scalar-1][x]
+			}
+			outVars[s.slotImage(pi, sl, s.varBase, s.pimg)] = x
+		}
+		for c := 1; c < len(s.clocks); c++ {
+			ci[c] = s.slotImage(pi, &s.clocks[c], s.clkBase, s.pimg)
+		}
 	}
 	ci[0] = 0
-	for c := 1; c < len(s.clocks); c++ {
-		sl := &s.clocks[c]
-		i := sl.rel
-		for _, d := range sl.dims {
-			i += (pi[d.Set-1][d.Index] - d.Index) * d.Stride
-		}
-		if sl.proc >= 0 {
-			i += s.clkBase[s.pimg[sl.proc]]
-		}
-		ci[c] = i
-	}
 	n := z.Dim
 	for a := 0; a < n; a++ {
 		row := z.M[a*n : a*n+n]
@@ -527,27 +620,31 @@ func (s *symmetry) appendFeature(sig []int32, f feature, i int, locs, vars []int
 			sig = append(sig, 0)
 		}
 	case fClock:
+		// The bounds against 0, then a hash of the multiset of the
+		// clock's differences with the other clocks (row and column):
+		// a sum of mixed values, so that no permutation of the other
+		// clocks changes it and no sort is needed. Members whose hashes
+		// collide only tie, and ties are ordered as below.
 		x := int(f.idx)
-		sig = append(sig, int32(z.M[x*n]), int32(z.M[x]))
-		d := s.diffs[:0]
+		row, col := uint64(0), uint64(0)
 		for y := 1; y < n; y++ {
 			if y != x {
-				d = append(d, int32(z.M[x*n+y]))
+				row += mixBound(z.M[x*n+y])
+				col += mixBound(z.M[y*n+x])
 			}
 		}
-		slices.Sort(d)
-		sig = append(sig, d...)
-		d = d[:0]
-		for y := 1; y < n; y++ {
-			if y != x {
-				d = append(d, int32(z.M[y*n+x]))
-			}
-		}
-		slices.Sort(d)
-		sig = append(sig, d...)
-		s.diffs = d
+		sig = append(sig, int32(z.M[x*n]), int32(z.M[x]), int32(row), int32(row>>32), int32(col), int32(col>>32))
 	}
 	return sig
+}
+
+// mixBound spreads an encoded bound over 64 bits (the finaliser of
+// SplitMix64), so that sums of mixed bounds tell multisets apart.
+func mixBound(b dbm.Bound) uint64 {
+	x := uint64(uint32(b)) + 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // canon computes the representative of (locs, vars, z): it returns the

@@ -349,6 +349,7 @@ func TestPaperSweepFilesLoad(t *testing.T) {
 		{"timeout.sweep.yaml", 19},
 		{"agreement.sweep.yaml", 40},
 		{"agreement-deadlock.sweep.yaml", 18},
+		{"agreement-scalar.sweep.yaml", 40},
 	} {
 		path := repoRoot + "/agreement/paper/" + tc.file
 		if strings.HasPrefix(tc.file, "agreement") {

@@ -3,6 +3,7 @@ package queries
 import (
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tcheck/tcheck/model"
@@ -134,5 +135,24 @@ func TestSymmetryKeepsVerdicts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSymmetryTraceSkipsFailingMove: a witness found on symmetry
+// representatives is mapped back to a run of the model even when, at some
+// state of the run, a move that comes before the one sought fails with a
+// model error (testdata/symmetry/trace-skips-failing-move.yaml's header).
+func TestSymmetryTraceSkipsFailingMove(t *testing.T) {
+	f, net := loadModel(t, "testdata/symmetry/trace-skips-failing-move.yaml", nil)
+	qs, err := FromFile(net, f, []string{"q1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Check(zone.NewSystem(net), qs, Options{Symmetry: true, Workers: 1})[0]
+	if !strings.Contains(r.Extrapolation, "symmetry reduction") {
+		t.Fatalf("no symmetry reduction: %s", r.Extrapolation)
+	}
+	if r.Verdict != Satisfied || r.Trace == nil || r.TraceErr != nil {
+		t.Errorf("got %v (trace %v, %v, %v), want satisfied with a replayed trace", r.Verdict, r.Trace != nil, r.Err, r.TraceErr)
 	}
 }

@@ -108,8 +108,14 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 		err := st.Moves(conc.locs, conc.vars, conc.z, func(m Move) bool {
 			ok, err := st.Post(conc.locs, conc.vars, conc.z, m, try.locs, try.vars, try.z)
 			if err != nil {
-				perr = err
-				return false
+				// A move whose update fails has no successor, so it is
+				// not the one sought. The representative's moves come in
+				// another order: the search may have stopped (at a goal)
+				// before it met this error there.
+				if perr == nil {
+					perr = err
+				}
+				return true
 			}
 			if ok && try.equal(&want) {
 				found = slices.Clone(m)
@@ -117,7 +123,7 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 			}
 			return true
 		})
-		if err == nil {
+		if err == nil && found == nil {
 			err = perr
 		}
 		if err == nil && found == nil {

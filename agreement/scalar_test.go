@@ -108,3 +108,45 @@ func checkWith(t *testing.T, name string, in instance, opts queries.Options) []*
 	}
 	return res
 }
+
+// TestDeadlockPropertyOneExplorationSect5 checks that property (7) of
+// Hendriks, FORMATS 2005, Sect. 5.2 (only the expected deadlocks: all
+// finished, or two clocks of processes apart by more than T - c1) is
+// decided in the Extra_LU+ exploration of properties (3)-(6), on its
+// stored zones (queries.Check): none of them holds an unexpected
+// deadlock, so the Extra_M+ exploration, three to six times larger on the
+// paper's rows with d >= 3, is not needed. The stored zones are shown to
+// the property within the locations' invariants: Extra_LU+ drops the
+// Broadcast automata's x <= d (an upper bound that no lower-bound guard
+// reads), and valuations beyond it would be deadlocked in the abstraction
+// only.
+func TestDeadlockPropertyOneExplorationSect5(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   instance
+	}{
+		{"agreement-scalar", instance{1, 1, 1, 0}},
+		{"agreement-scalar", instance{1, 2, 0, 1}},
+		{"agreement", instance{1, 2, 0, 1}},
+	} {
+		name, in := tc.name, tc.in
+		{
+			t.Run(name+"/"+in.String(), func(t *testing.T) {
+				f, net := compile(t, name, in.overrides(name))
+				qs, err := queries.FromFile(net, f, []string{"deadlock", "agreement"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res := queries.Check(zone.NewSystem(net), qs, queries.Options{Extrapolation: zone.ExtraLUPlus, Symmetry: true})
+				for _, r := range res {
+					if r.Verdict != queries.Satisfied || r.Rounds != 1 {
+						t.Errorf("%s: %v in %d explorations (%v), want satisfied in 1", r.Query.Name, r.Verdict, r.Rounds, r.Extrapolation)
+					}
+				}
+				if res[0].Stats.Stored != res[1].Stats.Stored {
+					t.Errorf("deadlock stored %d states, agreement %d: not one exploration", res[0].Stats.Stored, res[1].Stats.Stored)
+				}
+			})
+		}
+	}
+}

@@ -271,10 +271,32 @@ func (d DBM) checkExtra(op string, l, u []int32) {
 // Postcondition: the appended parts are closed and non-empty (checked in
 // debug builds).
 func (d DBM) ExtraMDiagonal(max []int32, diags []Constraint, out Federation) Federation {
+	return d.extraSplit("ExtraMDiagonal", diags, out, func(e DBM) { e.ExtraM(max) })
+}
+
+// ExtraLUPlusSplit is [DBM.ExtraMDiagonal] with Extra_LU^+ (bounds l and u)
+// in place of Extra_M: d is split along the constraints diags that cut it
+// and each part is extrapolated and intersected again with the side of
+// each constraint it lay on. The union of the parts includes d and every
+// part keeps the truth of every constraint of diags; but Extra_LU^+ does
+// not preserve what diagonal guards of a model decide (Bouyer 2004), so
+// this is for over-approximations that must keep some diagonal
+// constraints of a query exact (zone.Extrapolation.SplitDiagonals), not
+// for models with diagonal guards.
+//
+// Precondition: as for [DBM.ExtraLUPlus] and [DBM.ExtraMDiagonal].
+// Postcondition: as for [DBM.ExtraMDiagonal].
+func (d DBM) ExtraLUPlusSplit(l, u []int32, diags []Constraint, out Federation) Federation {
+	return d.extraSplit("ExtraLUPlusSplit", diags, out, func(e DBM) { e.ExtraLUPlus(l, u) })
+}
+
+// extraSplit splits d along diags, extrapolates each part with extra and
+// restores each part's side of every constraint (ExtraMDiagonal).
+func (d DBM) extraSplit(op string, diags []Constraint, out Federation, extra func(DBM)) Federation {
 	if out.Dim == 0 {
 		out.Dim = d.Dim
 	}
-	sameDim("ExtraMDiagonal", d, DBM{Dim: out.Dim})
+	sameDim(op, d, DBM{Dim: out.Dim})
 	parts := []DBM{d.Clone()}
 	for _, g := range diags {
 		if g.B == LTInf {
@@ -294,7 +316,7 @@ func (d DBM) ExtraMDiagonal(max []int32, diags []Constraint, out Federation) Fed
 	}
 	for _, z := range parts {
 		e := z.Clone()
-		e.ExtraM(max)
+		extra(e)
 		for _, g := range diags {
 			if g.B == LTInf {
 				continue
@@ -306,7 +328,7 @@ func (d DBM) ExtraMDiagonal(max []int32, diags []Constraint, out Federation) Fed
 			}
 		}
 		if debug {
-			e.check("ExtraMDiagonal")
+			e.check(op)
 		}
 		out.Zones = append(out.Zones, e)
 	}

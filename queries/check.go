@@ -182,6 +182,16 @@ func (r *Result) Matches() bool {
 // (Extra_LU+ by default), one for those with it (Extra_M+). A sup/inf
 // query over a clock whose value exceeds the bound it was explored with is
 // explored again on its own with a larger bound (checkSup).
+//
+// Under Extra_LU+ (the default; not with --hull or stopwatches) an E<> or A[]
+// query with `deadlock` first joins the first exploration, with inclusion
+// subsumption, as an over-approximation (overDeadlock): its goal is
+// evaluated on the stored, abstracted zones, which hold every reachable
+// valuation, so a goal found in none of them is unreachable. Only a goal
+// (or a model error) found there sends the query to the Extra_M+
+// exploration, whose verdict and trace stand. Where the goal is
+// unreachable, as for the agreement model's property (7), this saves the
+// Extra_M+ exploration, the larger of the two.
 func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 	if opts.Within > 0 {
 		return checkWithin(sys, qs, opts)
@@ -218,17 +228,45 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 		if m.sup != nil {
 			f = m.sup.cond
 		}
-		if f.Has(model.FDeadlock) {
-			dead = append(dead, m)
-		} else {
+		switch {
+		case !f.Has(model.FDeadlock):
 			plain = append(plain, m)
+		case m.goal != nil && overDeadlockApplies(sys, opts):
+			m.overDead = true
+			plain = append(plain, m)
+		default:
+			dead = append(dead, m)
 		}
 	}
-	for _, group := range [][]*member{plain, dead} {
+	for gi := 0; gi < 2; gi++ {
+		group := plain
+		if gi == 1 {
+			group = dead
+		}
 		if len(group) == 0 {
 			continue
 		}
 		explore(sys, group, opts)
+		if gi == 0 {
+			// the over-approximated deadlock queries whose goal the
+			// abstraction reached are decided exactly
+			kept := group[:0:0]
+			for _, m := range group {
+				switch {
+				case !m.overDead:
+					kept = append(kept, m)
+				case m.needExact:
+					m.overDead, m.needExact, m.found = false, false, nil
+					m.decided.Store(false)
+					m.res.Trace, m.res.TraceErr, m.res.Err = nil, nil, nil
+					dead = append(dead, m)
+				default:
+					m.overDead = false
+					m.res.Extrapolation += "; deadlock decided on these stored zones (an over-approximation, exact where no deadlock is reached)"
+				}
+			}
+			group = kept
+		}
 		if redo := unconfirmed(group); len(redo) > 0 {
 			exact := opts
 			exact.Hull = false
@@ -321,6 +359,12 @@ func unconfirmed(group []*member) []*member {
 		}
 	}
 	return redo
+}
+
+// overDeadlockApplies reports whether a deadlock query may first be
+// decided as an over-approximation in the Extra_LU(+) exploration (Check).
+func overDeadlockApplies(sys *zone.System, opts Options) bool {
+	return opts.Extrapolation == zone.ExtraLUPlus && !opts.Hull && !sys.Net.Stopwatches
 }
 
 // clockBounds adds the constants of f's clock constraints to l and u (both:
@@ -421,6 +465,11 @@ type member struct {
 	// approx: the last exploration over-approximated the reachable states
 	// (convex hull), so found may be spurious and sup values are bounds.
 	approx bool
+	// overDead: an E<>/A[] goal with deadlock, decided in this exploration
+	// on the stored zones of an LU abstraction (zone.Visit.Expanded), an
+	// over-approximation; needExact is set when the goal or a model error
+	// was met there, and the query is then explored again under Extra_M+.
+	overDead, needExact bool
 }
 
 // explore answers the members with one exploration of the zone graph under
@@ -433,8 +482,16 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	deadlock := false
 	open := 0
 	var qs []*Query
+	var overDead []*model.Formula
 	for _, m := range ms {
 		qs = append(qs, m.q)
+		if m.overDead {
+			// its constants join the bounds, its diagonals need not: the
+			// abstraction only has to contain every reachable valuation
+			overDead = append(overDead, m.goal)
+			open++
+			continue
+		}
 		if m.goal != nil {
 			fs = append(fs, m.goal)
 			open++
@@ -446,6 +503,25 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	}
 	wholeGraph := open < len(ms)
 	xp, err := extrapolationFor(sys, fs, opts, deadlock)
+	if err == nil {
+		var diags []model.ClockConstraint
+		for _, f := range overDead {
+			if err = clockBounds(f, xp.ExtraL, xp.ExtraU, &diags); err != nil {
+				break
+			}
+		}
+		// their diagonals are kept exact by splitting (under Extra_M
+		// splitting when the other members need it already): the
+		// clock differences a deadlock query names, as property (7)
+		// of the agreement model does, are what tells its expected
+		// deadlocks apart, and an abstraction that blurs them reaches
+		// the goal in valuations that no run has
+		if len(xp.Diagonals) > 0 {
+			xp.Diagonals = append(xp.Diagonals, diags...)
+		} else {
+			xp.SplitDiagonals = diags
+		}
+	}
 	if err != nil {
 		for _, m := range ms {
 			m.res.Verdict, m.res.TraceErr = Error, err
@@ -475,7 +551,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	// deadlocks of their own.
 	hull := opts.Hull && !deadlock
 	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Hull: hull, Workers: opts.Workers, Symmetry: opts.Symmetry, Initial: opts.From.start()}
-	if opts.Subsumption == zone.ALU && open == len(ms) {
+	if opts.Subsumption == zone.ALU && open == len(ms) && len(overDead) == 0 {
 		// aLU subsumption preserves the reachability of locations, data and
 		// clock constraints whose constants are in the LU bounds (the query's
 		// are); the sup/inf accumulators read every stored zone's bounds and
@@ -488,6 +564,9 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	// bounds, deadlock is under M+); sup/inf accumulators see every
 	// successor.
 	zopts.VisitNew = !wholeGraph
+	// over-approximated deadlock goals are decided on the stored zones,
+	// which contain every reachable valuation under inclusion
+	zopts.VisitExpanded = len(overDead) > 0
 	if opts.Progress != nil {
 		zopts.Progress = func(s zone.Stats) { opts.Progress(qs, s) }
 	}
@@ -527,6 +606,36 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		}
 		return func(v *zone.Visit) bool {
 			for i, m := range ms {
+				if v.Expanded != m.overDead {
+					continue
+				}
+				if m.overDead {
+					if m.decided.Load() || failed.Load() {
+						continue
+					}
+					ok, err := checker.Sat(m.goal, v.Locs, v.Vars, v.Zone)
+					if err != nil && zone.Interrupted(err) {
+						mu.Lock()
+						if checkErr == nil {
+							checkErr = err
+						}
+						failed.Store(true)
+						mu.Unlock()
+						return true
+					}
+					if ok || err != nil {
+						// reached in the abstraction, or a model error on
+						// valuations that may be unreachable: decided exactly
+						mu.Lock()
+						if !m.needExact {
+							m.needExact = true
+							m.decided.Store(true)
+							undecided.Add(-1)
+						}
+						mu.Unlock()
+					}
+					continue
+				}
 				if m.sup != nil {
 					if err := sups[i].visit(v, checker, st); err != nil {
 						mu.Lock()

@@ -16,9 +16,13 @@ import (
 // The pre-image of a move with guard g, resets r (x := c) and target
 // invariant I' is  g ∧ I ∧ free_r(I' ∧ r)  where I is the source invariant,
 // closed downwards (↓) when delay is allowed. It is exact on the zone it is
-// given; callers must pass a zone abstracted with a bisimulation-preserving
-// extrapolation (Extra_M, Extra_M+) or none, because LU abstractions do not
-// preserve deadlocks (Behrmann et al., STTT 2006, Sect. 6). The result is
+// given. What that says of the reachable states depends on the zone: under
+// a bisimulation-preserving extrapolation (Extra_M, Extra_M+) or none, the
+// exact successor zones suffice; LU abstractions do not preserve deadlocks
+// (Behrmann et al., STTT 2006, Sect. 6: a valuation they add may be
+// deadlocked where the one simulating it is not), so under them only the
+// stored, abstracted zones, which contain every reachable valuation, tell
+// that no deadlock is reachable (Options.VisitExpanded). The result is
 // appended to out.Zones (after truncating it) and returned.
 func (st *Stepper) Deadlocked(locs, vars []int32, z dbm.DBM, out dbm.Federation) (dbm.Federation, error) {
 	out.Dim = st.sys.Dim

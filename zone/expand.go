@@ -54,6 +54,9 @@ type expander struct {
 	// meanwhile, since extrapolation works in place.
 	visitNew bool
 	keep     dbm.DBM
+	// visitExpanded: Options.VisitExpanded; inv is the zone it shows
+	visitExpanded bool
+	inv           dbm.DBM
 	// start is Options.Initial (nil: the initial state).
 	start *Start
 
@@ -80,22 +83,23 @@ type expander struct {
 
 func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed passedStore, visit Visitor) *expander {
 	e := &expander{
-		sys:       sys,
-		graph:     graph,
-		st:        NewStepper(sys),
-		xp:        newExtrapolator(sys, opts.Extrapolation),
-		alu:       alu,
-		passed:    passed,
-		visit:     visit,
-		maxStates: opts.Limits.MaxStates,
-		visitNew:  opts.VisitNew && !opts.Hull,
-		start:     opts.Initial,
-		locs:      make([]int32, sys.NProcs),
-		vars:      make([]int32, sys.NVars),
-		dlocs:     make([]int32, sys.NProcs),
-		dvars:     make([]int32, sys.NVars),
-		src:       dbm.New(sys.Dim),
-		exact:     dbm.New(sys.Dim),
+		sys:           sys,
+		graph:         graph,
+		st:            NewStepper(sys),
+		xp:            newExtrapolator(sys, opts.Extrapolation),
+		alu:           alu,
+		passed:        passed,
+		visit:         visit,
+		maxStates:     opts.Limits.MaxStates,
+		visitNew:      opts.VisitNew && !opts.Hull,
+		visitExpanded: opts.VisitExpanded,
+		start:         opts.Initial,
+		locs:          make([]int32, sys.NProcs),
+		vars:          make([]int32, sys.NVars),
+		dlocs:         make([]int32, sys.NProcs),
+		dvars:         make([]int32, sys.NVars),
+		src:           dbm.New(sys.Dim),
+		exact:         dbm.New(sys.Dim),
 	}
 	if e.visitNew {
 		e.keep = dbm.New(sys.Dim)
@@ -191,6 +195,27 @@ func (e *expander) expand(node nodeID) (StopReason, error) {
 	s.zoneOf(r).load(e.src)
 	e.node, e.moveIdx, e.reason, e.err = node, 0, Completed, nil
 	e.explored.Add(1)
+	if e.visitExpanded {
+		// The abstraction may have dropped the invariant's upper bounds
+		// (Extra_LU+ keeps only what lower-bound guards can tell apart;
+		// successors apply the invariant again): the visitor sees the
+		// stored zone within the invariant, which still holds every
+		// reachable valuation.
+		if e.inv.M == nil {
+			e.inv = dbm.New(e.sys.Dim)
+		}
+		e.inv.CopyFrom(e.src)
+		ok, err := e.st.applyInvariants(e.locs, e.vars, e.inv)
+		if err != nil {
+			return Completed, err
+		}
+		if ok {
+			e.v = Visit{Parent: e.graph.node(node), Locs: e.locs, Vars: e.vars, Zone: e.inv, Expanded: true}
+			if e.visit(&e.v) {
+				return Stopped, nil
+			}
+		}
+	}
 	z := e.src
 	if e.graph.unpruned {
 		z = dbm.DBM{}

@@ -63,6 +63,13 @@ type Extrapolation struct {
 	// unsound, so the zone is split along them and abstracted with Extra_M
 	// (Bengtsson and Yi 2004, Sect. 4.4); see Describe.
 	Diagonals []model.ClockConstraint
+	// SplitDiagonals, under Extra_LU+ and without Diagonals, are
+	// diagonal constraints of a query decided on the stored zones as an
+	// over-approximation (queries' deadlock queries, Options.VisitExpanded):
+	// zones are split along them and every part keeps its side of each
+	// (dbm.DBM.ExtraLUPlusSplit), so that the clock differences they ask
+	// about stay exact while the rest is abstracted as usual.
+	SplitDiagonals []model.ClockConstraint
 }
 
 // Describe names the abstraction actually used, for the output.
@@ -77,6 +84,9 @@ func (x *Extrapolation) Describe() string {
 	if len(x.Diagonals) > 0 {
 		return fmt.Sprintf("m with diagonal splitting (%d diagonal constraints; %s requested), %s bounds", len(x.Diagonals), x.Kind, scope)
 	}
+	if len(x.SplitDiagonals) > 0 && x.Kind == ExtraLUPlus {
+		return fmt.Sprintf("%s split along %d diagonal constraints, %s bounds", x.Kind, len(x.SplitDiagonals), scope)
+	}
 	return fmt.Sprintf("%s, %s bounds", x.Kind, scope)
 }
 
@@ -87,6 +97,8 @@ type extrapolator struct {
 	l, u  []int32
 	m     []int32
 	diags []dbm.Constraint
+	split []dbm.Constraint // SplitDiagonals, under Extra_LU+ only
+	side  []bool           // scratch of apply: the side of each of split
 	fed   dbm.Federation
 	// relevant[c] lists the processes with a location that bounds clock c;
 	// the others contribute nothing to c's local bound.
@@ -107,6 +119,15 @@ func newExtrapolator(sys *System, cfg Extrapolation) *extrapolator {
 			b = dbm.LT(c.Const)
 		}
 		x.diags = append(x.diags, dbm.Constraint{I: c.I, J: c.J, B: b})
+	}
+	if len(x.diags) == 0 && cfg.Kind == ExtraLUPlus {
+		for _, c := range cfg.SplitDiagonals {
+			b := dbm.LE(c.Const)
+			if c.Strict {
+				b = dbm.LT(c.Const)
+			}
+			x.split = append(x.split, dbm.Constraint{I: c.I, J: c.J, B: b})
+		}
 	}
 	x.relevant = make([][]int32, sys.Dim)
 	for c := range x.relevant {
@@ -189,6 +210,30 @@ func (x *extrapolator) apply(z dbm.DBM, locs []int32) (parts []dbm.DBM, split bo
 		x.fed.Zones = x.fed.Zones[:0]
 		x.fed = z.ExtraMDiagonal(x.m, x.diags, x.fed)
 		return x.fed.Zones, true
+	}
+	if len(x.split) > 0 {
+		// most zones lie on one side of every constraint: no split, no
+		// allocation
+		x.side = x.side[:0]
+		for _, g := range x.split {
+			in := z.Implies(g.I, g.J, g.B)
+			if !in && z.SatisfiesC(g) {
+				x.fed.Zones = x.fed.Zones[:0]
+				x.fed = z.ExtraLUPlusSplit(x.l, x.u, x.split, x.fed)
+				return x.fed.Zones, true
+			}
+			x.side = append(x.side, in)
+		}
+		z.ExtraLUPlus(x.l, x.u)
+		for k, g := range x.split {
+			if !x.side[k] {
+				g = g.Neg()
+			}
+			if !z.ConstrainC(g) {
+				panic("zone: extrapolation lost the side of a diagonal constraint the zone lay on")
+			}
+		}
+		return nil, false
 	}
 	switch x.cfg.Kind {
 	case ExtraLUPlus:

@@ -86,6 +86,16 @@ type Options struct {
 	// It is ignored under Hull, whose stored zones contain valuations that
 	// no visited zone does; sup/inf accumulators do not use it.
 	VisitNew bool
+	// VisitExpanded also calls the visitor on every state taken from the
+	// waiting list, before its successors, with the zone as stored
+	// (abstracted; under symmetry the representative's) within the
+	// location's invariant, and Visit.Expanded set. When the search completes under inclusion
+	// subsumption, every reachable valuation lies in one of these zones,
+	// whatever the abstraction: a property found in none of them holds
+	// nowhere, although one found in them may hold only in the
+	// abstraction. queries decides deadlock this way under Extra_LU+,
+	// which does not preserve deadlocks (see Deadlocked).
+	VisitExpanded bool
 	// Initial, when not nil, is the state the search starts from instead
 	// of the network's initial state (Stepper.InitialFrom).
 	Initial *Start
@@ -140,7 +150,11 @@ type Visit struct {
 	Move   Move
 	Locs   []int32
 	Vars   []int32
-	Zone   dbm.DBM // exact: not extrapolated
+	Zone   dbm.DBM // exact: not extrapolated (but see Expanded)
+	// Expanded marks a visit of Options.VisitExpanded: Parent is the
+	// state itself, Move is nil and Zone is the stored, abstracted zone
+	// within the invariant.
+	Expanded bool
 }
 
 // Visitor is called for the initial state and for every successor; it

@@ -1,0 +1,55 @@
+package queries
+
+import (
+	"testing"
+
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// TestDeadlockOverApproximation checks how Check decides deadlock queries
+// under Extra_LU+, which does not preserve deadlocks (STTT 2006, Sect. 6):
+// first on the stored zones of the Extra_LU+ exploration, which hold every
+// reachable valuation, so that a deadlock found in none of them is
+// unreachable (one exploration); a deadlock found there, real or added by
+// the abstraction, is decided again under Extra_M+ (two explorations),
+// whose verdict and trace stand. The headers of deadlock-lu-spurious.yaml
+// and deadlock-lu-diagonal.yaml derive the deadlocks that only the
+// abstraction has.
+func TestDeadlockOverApproximation(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		file    string
+		variant int64
+		query   string
+		want    Verdict
+		rounds  int
+	}{
+		{"no deadlock, none in the abstraction", "deadlock.yaml", 0, "A[] !deadlock", Satisfied, 1},
+		{"a real deadlock is confirmed exactly", "deadlock.yaml", 1, "A[] !deadlock", Violated, 2},
+		{"a time-lock is confirmed exactly", "deadlock.yaml", 2, "E<> deadlock && P.c", Satisfied, 2},
+		{"a deadlock only the abstraction has is refuted exactly", "deadlock-lu-spurious.yaml", 0, "A[] !deadlock", Satisfied, 2},
+		{"the same through E<>", "deadlock-lu-spurious.yaml", 0, "E<> deadlock && P.wait", Violated, 2},
+		{"a location the abstraction never deadlocks in", "deadlock-lu-spurious.yaml", 0, "E<> deadlock && P.stop", Violated, 1},
+		{"a reachable deadlock found in the abstraction", "deadlock-lu-spurious.yaml", 1, "E<> deadlock && P.stop", Satisfied, 2},
+		{"the clock difference a deadlock query names is kept exact", "deadlock-lu-diagonal.yaml", 0, "A[] deadlock imply x - y > 2", Satisfied, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, net := loadModel(t, "testdata/semantics/"+tc.file, map[string]int64{"variant": tc.variant})
+			q, err := Compile(net, model.Text{S: tc.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, workers := range []int{1, 2} {
+				r := Check(zone.NewSystem(net), []*Query{q}, Options{Extrapolation: zone.ExtraLUPlus, Workers: workers})[0]
+				if r.Verdict != tc.want || r.Rounds != tc.rounds {
+					t.Errorf("workers %d: %v in %d explorations (%v, %v), want %v in %d", workers, r.Verdict, r.Rounds, r.Err, r.TraceErr, tc.want, tc.rounds)
+				}
+				reached := r.Verdict == Satisfied && tc.query[0] == 'E' || r.Verdict == Violated && tc.query[0] == 'A'
+				if reached && (r.Trace == nil || r.TraceErr != nil) {
+					t.Errorf("workers %d: no replayed trace: %v", workers, r.TraceErr)
+				}
+			}
+		})
+	}
+}

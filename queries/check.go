@@ -604,6 +604,15 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 				mu.Unlock()
 			}
 		}
+		// fail records the first error that ends the exploration
+		fail := func(err error) {
+			mu.Lock()
+			if checkErr == nil {
+				checkErr = err
+			}
+			failed.Store(true)
+			mu.Unlock()
+		}
 		return func(v *zone.Visit) bool {
 			for i, m := range ms {
 				if v.Expanded != m.overDead {
@@ -615,12 +624,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 					}
 					ok, err := checker.Sat(m.goal, v.Locs, v.Vars, v.Zone)
 					if err != nil && zone.Interrupted(err) {
-						mu.Lock()
-						if checkErr == nil {
-							checkErr = err
-						}
-						failed.Store(true)
-						mu.Unlock()
+						fail(err)
 						return true
 					}
 					if ok || err != nil {
@@ -638,12 +642,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 				}
 				if m.sup != nil {
 					if err := sups[i].visit(v, checker, st); err != nil {
-						mu.Lock()
-						if checkErr == nil {
-							checkErr = err
-							failed.Store(true)
-						}
-						mu.Unlock()
+						fail(err)
 						return true
 					}
 					continue

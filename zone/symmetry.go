@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -148,10 +149,8 @@ type symmetry struct {
 	exact bool
 	pimg  []int32 // process images of the permutation apply applies
 	// tables holds the images of each permutation apply has used, by
-	// rank (empty when there are more than symTableLimit); used is
-	// permRank's scratch
+	// rank (empty when there are more than symTableLimit)
 	tables []*permImages
-	used   []bool
 	alts   []dbm.DBM // stabilizerZones' results
 	// stabilizerZones' scratch
 	stabPi perm
@@ -477,7 +476,7 @@ func (s *symmetry) imagesOf(pi perm) *permImages {
 	}
 	r := 0
 	for k, n := range s.sizes {
-		r = r*factorial(n) + permRank(pi[k], s.used[:0])
+		r = r*factorial(n) + permRank(pi[k])
 	}
 	t := s.tables[r]
 	if t == nil {
@@ -501,19 +500,15 @@ func (s *symmetry) imagesOf(pi perm) *permImages {
 }
 
 // permRank returns the rank of the permutation p of 0..len(p)-1 in
-// lexicographic order (its Lehmer code read as a factorial-base number);
-// used is scratch.
-func permRank(p []int32, used []bool) int {
-	used = append(used, make([]bool, len(p))...)
+// lexicographic order (its Lehmer code read as a factorial-base number).
+// Tabled permutations have at most 7 members per set (symTableLimit), so
+// the values taken so far fit in a bit set.
+func permRank(p []int32) int {
+	var used uint64
 	r := 0
 	for i, v := range p {
-		less := 0
-		for w := int32(0); w < v; w++ {
-			if !used[w] {
-				less++
-			}
-		}
-		used[v] = true
+		less := bits.OnesCount64(^used & (1<<uint(v) - 1))
+		used |= 1 << uint(v)
 		r += less * factorial(len(p)-1-i)
 	}
 	return r

@@ -38,8 +38,11 @@ for m in "${models[@]}"; do
     end=$(date +%s.%N)
     wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
     [ -z "$base" ] && base=$wall
-    stored=$(echo "$out" | sed -n 's/.*stored \([0-9]*\).*/\1/p' | head -1)
-    verdict=$(echo "$out" | grep -m1 -oE '^  (satisfied|violated|unknown|error)' | tr -d ' ')
+    # a run without a verdict line (a crash, a kill) is printed as such
+    # instead of ending the script (set -e, pipefail)
+    stored=$(echo "$out" | sed -n 's/.*stored \([0-9]*\).*/\1/p' | head -1 || true)
+    verdict=$(echo "$out" | grep -m1 -oE '^  (satisfied|violated|unknown|error)' | tr -d ' ' || true)
+    if [ -z "$verdict" ]; then verdict="none: $(echo "$out" | tail -1)"; fi
     printf '%-22s %8s %10.2f %8.2f %12s %s\n' "$name" "$w" "$wall" "$(awk -v a="$base" -v b="$wall" 'BEGIN { printf "%.3f", a / b }')" "$stored" "$verdict"
   done
 done

@@ -16,9 +16,11 @@ func rat(s string) *big.Rat {
 	return r
 }
 
-// TestSimplestRational pins the choice of concrete values: the rational
-// with the smallest denominator in the interval, closest to its lower end,
-// respecting strict and non-strict ends.
+// TestSimplestRational pins the choice of concrete values: the first
+// point above the lower end on the coarsest grid 1/2^k, or 1/(L·2^k) with L
+// the ends' common denominator, that has one in the interval, respecting
+// strict and non-strict ends. No new prime enters a denominator, so the
+// values of a long trace keep a small common denominator.
 func TestSimplestRational(t *testing.T) {
 	for _, c := range []struct {
 		lo, hi   string // "" = unbounded
@@ -31,8 +33,11 @@ func TestSimplestRational(t *testing.T) {
 		{"3", "3", true, false, ""},
 		{"3", "4", true, true, "7/2"},
 		{"100000000", "100000001", true, true, "200000001/2"},
-		{"1/3", "1/2", true, true, "2/5"},
+		{"1/3", "1/2", true, true, "5/12"},
 		{"1/3", "1/2", false, true, "1/3"},
+		{"1/3", "2/5", true, true, "11/30"},
+		{"1/7", "1", true, true, "2/7"},
+		{"1/4", "1", true, true, "1/2"},
 		{"5", "4", false, false, ""},
 		{"", "-2", false, true, "-3"},
 		{"", "7/2", false, false, "0"},
@@ -99,6 +104,37 @@ func TestConcretiseLongTraces(t *testing.T) {
 		}
 		if r.Trace.Den > 1<<20 {
 			t.Errorf("%s: denominator %d: the simplest rationals should keep it small", r.Query.Name, r.Trace.Den)
+		}
+	}
+}
+
+// TestRatPointChainStaysDyadic checks that a chain of strict bounds
+// 0 < x1 < x2 < ... < x8 < 1, which no grid up to 1/8 can meet, gets a
+// point on the grid 1/16 rather than the simplest rational of each
+// interval in turn (1/2, 2/3, 3/4, ...: a common denominator of 2520). A
+// long trace multiplies such denominators from step to step: a CorSSO
+// witness under three workers reached 2^20·29·31·113, past what the replay
+// accepts.
+func TestRatPointChainStaysDyadic(t *testing.T) {
+	const n = 8
+	d := dbm.New(n + 1)
+	d.Init()
+	cs := []dbm.Constraint{{I: 0, J: 1, B: dbm.LT(0)}, {I: n, J: 0, B: dbm.LT(1)}}
+	for x := 1; x < n; x++ {
+		cs = append(cs, dbm.Constraint{I: x, J: x + 1, B: dbm.LT(0)})
+	}
+	for _, c := range cs {
+		if !d.ConstrainC(c) {
+			t.Fatal("empty")
+		}
+	}
+	p, ok := ratPoint(d, nil)
+	if !ok || !ratContains(d, p) {
+		t.Fatalf("no point: %v", p)
+	}
+	for x, v := range p {
+		if den := v.Denom().Int64(); 16%den != 0 {
+			t.Errorf("x%d = %v: denominator %d does not divide 16", x, v, den)
 		}
 	}
 }

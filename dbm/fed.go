@@ -204,7 +204,23 @@ func (f *Federation) Subtract(d DBM) {
 		return
 	}
 	out := Federation{Dim: f.Dim}
-	for _, z := range f.Zones {
+	for k, z := range f.Zones {
+		if z.disjointQuick(d) {
+			// unchanged: the member itself, not a copy
+			if out.Zones == nil {
+				out.Zones = make([]DBM, 0, len(f.Zones))
+			}
+			out.Zones = append(out.Zones, z)
+			continue
+		}
+		if z.SubsetEq(d) {
+			// gone; the rest of the members keep their storage
+			if k == 0 && len(f.Zones) == 1 {
+				f.Zones = f.Zones[:0]
+				return
+			}
+			continue
+		}
 		out = z.Subtract(d, out)
 	}
 	f.Zones = out.Zones

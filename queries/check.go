@@ -622,7 +622,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 					if m.decided.Load() || failed.Load() {
 						continue
 					}
-					ok, err := checker.Sat(m.goal, v.Locs, v.Vars, v.Zone)
+					ok, err := checker.SatVisit(m.goal, v)
 					if err != nil && zone.Interrupted(err) {
 						fail(err)
 						return true

@@ -26,17 +26,29 @@ import (
 // appended to out.Zones (after truncating it) and returned.
 func (st *Stepper) Deadlocked(locs, vars []int32, z dbm.DBM, out dbm.Federation) (dbm.Federation, error) {
 	out.Dim = st.sys.Dim
-	out.Zones = append(out.Zones[:0], z.Clone())
+	// out's first member (also one its last use emptied) lends its matrix:
+	// a deadlock check per stored state allocates nothing where some move
+	// covers z. out's members are the caller's, from its last call.
+	if cap(out.Zones) > 0 && cap(out.Zones[:1][0].M) >= len(z.M) {
+		first := dbm.DBM{Dim: z.Dim, M: out.Zones[:1][0].M[:len(z.M)]}
+		first.CopyFrom(z)
+		out.Zones = append(out.Zones[:0], first)
+	} else {
+		out.Zones = append(out.Zones[:0], z.Clone())
+	}
 	delay, err := st.DelayAllowed(locs, vars)
 	if err != nil {
 		return out, err
 	}
 	sys := st.sys
-	tlocs := make([]int32, sys.NProcs)
-	tvars := make([]int32, sys.NVars)
-	pre := dbm.New(sys.Dim)
-	var guards []dbm.Constraint
-	var resets []model.Reset
+	if st.dead.pre.M == nil {
+		st.dead.pre = dbm.New(sys.Dim)
+		st.dead.tlocs = make([]int32, sys.NProcs)
+		st.dead.tvars = make([]int32, sys.NVars)
+	}
+	tlocs, tvars, pre := st.dead.tlocs, st.dead.tvars, st.dead.pre
+	guards, resets := st.dead.guards[:0], st.dead.resets[:0]
+	defer func() { st.dead.guards, st.dead.resets = guards[:0], resets[:0] }()
 	var merr error
 	err = st.Moves(locs, vars, z, func(m Move) bool {
 		if len(out.Zones) == 0 {

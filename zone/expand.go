@@ -210,7 +210,7 @@ func (e *expander) expand(node nodeID) (StopReason, error) {
 			return Completed, err
 		}
 		if ok {
-			e.v = Visit{Parent: e.graph.node(node), Locs: e.locs, Vars: e.vars, Zone: e.inv, Expanded: true}
+			e.v = Visit{Parent: e.graph.node(node), Locs: e.locs, Vars: e.vars, Zone: e.inv, Expanded: true, stepper: e.st}
 			if e.visit(&e.v) {
 				return Stopped, nil
 			}

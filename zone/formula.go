@@ -66,6 +66,19 @@ func (c *Checker) Sat(f *model.Formula, locs, vars []int32, z dbm.DBM) (bool, er
 	return found, err
 }
 
+// SatVisit is Sat on the state of a visit. On an expanded visit
+// (Options.VisitExpanded) the deadlock predicate enumerates the state's
+// moves with the expanding worker's Stepper, which then finds the state's
+// enabled edges computed already when it expands the state.
+func (c *Checker) SatVisit(f *model.Formula, v *Visit) (bool, error) {
+	if v.Expanded && v.stepper != nil {
+		own := c.st
+		c.st = v.stepper
+		defer func() { c.st = own }()
+	}
+	return c.Sat(f, v.Locs, v.Vars, v.Zone)
+}
+
 // Zones calls fn with zones whose union is the set of valuations of z that
 // satisfy f in (locs, vars); fn returns false to stop. The zones passed to
 // fn are scratch. z must be closed and non-empty; it is not modified.

@@ -1,6 +1,10 @@
 package zone
 
-import "github.com/tcheck/tcheck/dbm"
+import (
+	"slices"
+
+	"github.com/tcheck/tcheck/dbm"
+)
 
 // The moves of a discrete state, by transition kind: collectEnabled finds
 // the edges whose data guards hold, Moves turns them into internal moves,
@@ -13,6 +17,9 @@ import "github.com/tcheck/tcheck/dbm"
 // collectEnabled fills es with the edges whose data guards hold in
 // (locs, vars), in process and edge order, and indexes receivers by channel.
 func (st *Stepper) collectEnabled(es *enabledSet, locs, vars []int32) error {
+	if es == &st.cur {
+		st.curValid = false
+	}
 	for _, c := range es.touched {
 		es.recvs[c] = es.recvs[c][:0]
 	}
@@ -71,8 +78,13 @@ func (st *Stepper) Moves(locs, vars []int32, z dbm.DBM, fn func(Move) bool) erro
 
 // moves is Moves without priorities.
 func (st *Stepper) moves(locs, vars []int32, fn func(Move) bool) error {
-	if err := st.collectEnabled(&st.cur, locs, vars); err != nil {
-		return err
+	if !st.curFor(locs, vars) {
+		if err := st.collectEnabled(&st.cur, locs, vars); err != nil {
+			return err
+		}
+		st.curLocs = append(st.curLocs[:0], locs...)
+		st.curVars = append(st.curVars[:0], vars...)
+		st.curValid = true
 	}
 	st.moveErr = nil
 	defer func() { st.moveErr = nil }()
@@ -102,6 +114,14 @@ func (st *Stepper) moves(locs, vars []int32, fn func(Move) bool) error {
 		}
 	}
 	return nil
+}
+
+// curFor reports whether st.cur holds the enabled edges of (locs, vars)
+// already: data guards and channel indices depend on the discrete state
+// alone, and a state's deadlock check (Checker on an expanded visit) and
+// its expansion enumerate the moves of the same state one after the other.
+func (st *Stepper) curFor(locs, vars []int32) bool {
+	return st.curValid && slices.Equal(st.curLocs, locs) && slices.Equal(st.curVars, vars)
 }
 
 // binary emits the sender e with each enabled receiver of its channel in

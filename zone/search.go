@@ -155,6 +155,9 @@ type Visit struct {
 	// state itself, Move is nil and Zone is the stored, abstracted zone
 	// within the invariant.
 	Expanded bool
+	// stepper, on an expanded visit, is the expanding worker's Stepper,
+	// idle until the visit returns (Checker.SatVisit borrows it)
+	stepper *Stepper
 }
 
 // Visitor is called for the initial state and for every successor; it

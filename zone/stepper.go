@@ -48,10 +48,13 @@ type Stepper struct {
 	env *model.Env
 
 	cur, tgt enabledSet // enabled edges of the source state and of a target (urgent channels)
-	move     Move
-	groups   []recvGroup // broadcast receivers by process
-	moveErr  error       // an error of the last enumeration of moves (broadcast)
-	odometer []int32
+	// cur is the enabled set of (curLocs, curVars) when curValid
+	curLocs, curVars []int32
+	curValid         bool
+	move             Move
+	groups           []recvGroup // broadcast receivers by process
+	moveErr          error       // an error of the last enumeration of moves (broadcast)
+	odometer         []int32
 
 	// scratch for post
 	invBuf []invBound
@@ -61,6 +64,13 @@ type Stepper struct {
 	// saw (stopwatches); anyStopped says whether there is one.
 	stopped    []bool
 	anyStopped bool
+	// dead is Deadlocked's scratch
+	dead struct {
+		pre          dbm.DBM
+		tlocs, tvars []int32
+		guards       []dbm.Constraint
+		resets       []model.Reset
+	}
 }
 
 // enabledSet holds the edges enabled in one discrete state.

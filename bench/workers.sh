@@ -5,6 +5,7 @@
 #
 #   bench/workers.sh               # builds ./tcheck first
 #   WORKERS="1 2" bench/workers.sh # the 2-core machine's figures
+#   MODELS=large bench/workers.sh  # Fischer 11, CSMA/CD 12, agreement-scalar f=1 (1,1,3)
 #
 # Ratios come from one run of this script on one machine: record the
 # machine with them (docs/results.md).
@@ -23,12 +24,19 @@ models=(
   "fischer-10|testdata/fischer.yaml|--set N=10 -q mutex"
   "csmacd-11|testdata/csmacd.yaml|--set N=11 -q bus-exclusive"
   "agreement-f1-(1,1,2)|agreement|--set f=1 --set c1=1 --set c2=1 --set d=2 -q termination"
+  "large-fischer-11|testdata/fischer.yaml|--set N=11 -q mutex"
+  "large-csmacd-12|testdata/csmacd.yaml|--set N=12 -q bus-exclusive"
+  "large-agreement-scalar-f1-(1,1,3)|agreement-scalar|--set f=1 --set c1=1 --set c2=1 --set d=3"
 )
+# the large-* rows (minutes on one core) run only when MODELS names them
+# (MODELS=large runs all three)
 if [ -n "${MODELS:-}" ]; then
   keep=(); for m in "${models[@]}"; do case "$m" in ${MODELS}*) keep+=("$m") ;; esac; done; models=("${keep[@]}")
+else
+  keep=(); for m in "${models[@]}"; do case "$m" in large-*) ;; *) keep+=("$m") ;; esac; done; models=("${keep[@]}")
 fi
 echo "# $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
-printf '%-22s %8s %10s %8s %12s %s\n' model workers wall_s speedup stored verdict
+printf '%-34s %8s %10s %8s %12s %s\n' model workers wall_s speedup stored verdict
 for m in "${models[@]}"; do
   IFS='|' read -r name model args <<<"$m"
   base=""
@@ -43,6 +51,6 @@ for m in "${models[@]}"; do
     stored=$(echo "$out" | sed -n 's/.*stored \([0-9]*\).*/\1/p' | head -1 || true)
     verdict=$(echo "$out" | grep -m1 -oE '^  (satisfied|violated|unknown|error)' | tr -d ' ' || true)
     if [ -z "$verdict" ]; then verdict="none: $(echo "$out" | tail -1)"; fi
-    printf '%-22s %8s %10.2f %8.2f %12s %s\n' "$name" "$w" "$wall" "$(awk -v a="$base" -v b="$wall" 'BEGIN { printf "%.3f", a / b }')" "$stored" "$verdict"
+    printf '%-34s %8s %10.2f %8.2f %12s %s\n' "$name" "$w" "$wall" "$(awk -v a="$base" -v b="$wall" 'BEGIN { printf "%.3f", a / b }')" "$stored" "$verdict"
   done
 done

@@ -17,7 +17,7 @@ import (
 // under its own lock (their lockless table stores the discrete parts and
 // locks the zone lists; a shard lock is held for one insert, a few
 // inclusion tests). In breadth-first order the workers share one waiting
-// list, taken in small batches (fifoWorker): with a list per worker,
+// list, taken in small batches (fifoList): with a list per worker,
 // workers ran whole levels ahead of each other, and Fischer's protocol
 // (N = 10, two workers) explored 473,900 to 634,401 states for its 260,998
 // stored instead of the sequential search's 447,598, which the shared list
@@ -139,7 +139,9 @@ func (s *sharedPassed) counts() (stored, discrete, covered int64) {
 	return
 }
 
-// workQueue is one worker's waiting list; other workers steal from it.
+// workQueue is a waiting list under a lock: in depth-first order one per
+// worker, from which the others steal; in breadth-first order the one
+// list of all workers.
 type workQueue struct {
 	mu sync.Mutex
 	nodeQueue
@@ -165,93 +167,119 @@ func (q *workQueue) pop(order Order) (nodeID, bool) {
 func (q *workQueue) stealHalf(buf []nodeID) []nodeID {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	n := len(q.items) - q.head
-	if n == 0 {
-		return buf
-	}
-	k := (n + 1) / 2
-	buf = append(buf, q.items[q.head:q.head+k]...)
-	q.head += k
-	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
-	}
-	return buf
-}
-
-// sharedFIFO is the one waiting list of a breadth-first parallel search:
-// workers take the oldest nodes in small batches and append their
-// successors, so that the order of expansion stays close to the
-// sequential search's (per-worker lists run ahead of each other by whole
-// levels, and aLU or inclusion then replaces more of what they store).
-type sharedFIFO struct {
-	mu sync.Mutex
-	nodeQueue
-	_ [32]byte
-}
-
-func (q *sharedFIFO) pushAll(ns []nodeID) {
-	q.mu.Lock()
-	q.items = append(q.items, ns...)
-	q.mu.Unlock()
+	return q.takeOldest(buf, (q.len()+1)/2)
 }
 
 // takeBatch moves up to a share of the queued nodes, oldest first, into
-// buf: at most 1/(2·workers) of them and 32, at least one.
-func (q *sharedFIFO) takeBatch(buf []nodeID, workers int) []nodeID {
+// buf: at most 1/(2·workers) of them and 32, at least one. A breadth-first
+// parallel search has one such queue for all workers: they take the
+// oldest nodes in small batches and append their successors, so that the
+// order of expansion stays close to the sequential search's (per-worker
+// lists run ahead of each other by whole levels, and aLU or inclusion
+// then replaces more of what they store).
+func (q *workQueue) takeBatch(buf []nodeID, workers int) []nodeID {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	n := q.len()
-	if n == 0 {
-		return buf
-	}
-	k := min(max(n/(2*workers), 1), 32)
-	buf = append(buf, q.items[q.head:q.head+k]...)
-	q.head += k
-	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
-	} else if q.head > 1024 && q.head*2 > len(q.items) {
-		m := copy(q.items, q.items[q.head:])
-		q.items, q.head = q.items[:m], 0
-	}
-	return buf
+	return q.takeOldest(buf, min(max(q.len()/(2*workers), 1), 32))
 }
 
-// fifoWorker is one worker of a breadth-first parallel search: it takes
-// batches from the shared list and collects the nodes it stores in an
-// outbox of its own, handed to the list when the outbox is full or its
-// batch is done (one lock per batch, not one per expansion; pending
-// counts the outbox's nodes as queued, so no worker ends while one holds
-// some).
-func fifoWorker(e *expander, global *sharedFIFO, flags *runFlags, workers int, opts Options, start time.Time, now func() time.Time, end func(StopReason, error, nodeID)) {
-	const outboxMax = 64
+// workerList is one worker's access to the waiting list of a parallel
+// search: next gives the worker a node to expand, or false when none is
+// queued for it now; put queues the nodes its expansion stored.
+type workerList interface {
+	next() (nodeID, bool)
+	put(ns []nodeID)
+}
+
+// fifoList is a worker's access to the shared breadth-first list: it takes
+// batches and collects the nodes it stores in an outbox of its own, handed
+// to the list when the outbox is full or the batch is done (one lock per
+// batch, not one per expansion; pending counts the outbox's nodes as
+// queued, so no worker ends while one holds some).
+type fifoList struct {
+	global        *workQueue
+	workers       int
+	batch, outbox []nodeID
+}
+
+const fifoOutboxMax = 64
+
+func (l *fifoList) next() (nodeID, bool) {
+	if len(l.batch) == 0 {
+		if len(l.outbox) > 0 {
+			l.global.pushAll(l.outbox)
+			l.outbox = l.outbox[:0]
+		}
+		l.batch = l.global.takeBatch(l.batch[:0], l.workers)
+		if len(l.batch) == 0 {
+			return noNode, false
+		}
+	}
+	n := l.batch[0]
+	l.batch = l.batch[1:]
+	return n, true
+}
+
+func (l *fifoList) put(ns []nodeID) {
+	l.outbox = append(l.outbox, ns...)
+	if len(l.outbox) >= fifoOutboxMax {
+		l.global.pushAll(l.outbox)
+		l.outbox = l.outbox[:0]
+	}
+}
+
+// stealingList is a worker's own waiting list (depth-first order), from
+// which the others steal half when theirs run dry.
+type stealingList struct {
+	queues []workQueue
+	i      int // the worker's own
+	order  Order
+	stolen []nodeID
+}
+
+func (l *stealingList) next() (nodeID, bool) {
+	q := &l.queues[l.i]
+	for {
+		if n, ok := q.pop(l.order); ok {
+			return n, true
+		}
+		// steal from the others, starting after ourselves
+		for k := 1; k < len(l.queues) && len(l.stolen) == 0; k++ {
+			l.stolen = l.queues[(l.i+k)%len(l.queues)].stealHalf(l.stolen[:0])
+		}
+		if len(l.stolen) == 0 {
+			return noNode, false
+		}
+		q.pushAll(l.stolen)
+		l.stolen = l.stolen[:0]
+	}
+}
+
+func (l *stealingList) put(ns []nodeID) { l.queues[l.i].pushAll(ns) }
+
+// runWorker expands the nodes list gives until the search is stopped or
+// done: pending counts the nodes queued or being expanded, so it is zero
+// exactly when no worker has work left.
+func runWorker(e *expander, list workerList, flags *runFlags, opts Options, start time.Time, now func() time.Time, end func(StopReason, error, nodeID)) {
 	stop, pending := &flags.stop, &flags.pending
-	var batch, outbox []nodeID
 	misses := 0
 	for !stop.Load() {
-		if len(batch) == 0 {
-			if len(outbox) > 0 {
-				global.pushAll(outbox)
-				outbox = outbox[:0]
+		node, ok := list.next()
+		if !ok {
+			if pending.Load() == 0 {
+				return
 			}
-			batch = global.takeBatch(batch[:0], workers)
-			if len(batch) == 0 {
-				if pending.Load() == 0 {
-					return
-				}
-				// the others are expanding what is left: yield, then
-				// sleep briefly, so that an idle worker does not keep its
-				// core busy in a long narrow phase of the search
-				if misses++; misses < 64 {
-					runtime.Gosched()
-				} else {
-					time.Sleep(20 * time.Microsecond)
-				}
-				continue
+			// the others are expanding what is left: yield, then sleep
+			// briefly, so that an idle worker does not keep its core busy
+			// in a long narrow phase of the search
+			if misses++; misses < 64 {
+				runtime.Gosched()
+			} else {
+				time.Sleep(20 * time.Microsecond)
 			}
-			misses = 0
+			continue
 		}
-		node := batch[0]
-		batch = batch[1:]
+		misses = 0
 		if e.graph.covered(node) {
 			pending.Add(-1)
 			continue
@@ -261,16 +289,14 @@ func fifoWorker(e *expander, global *sharedFIFO, flags *runFlags, workers int, o
 			end(r, err, node)
 			return
 		}
+		// the new nodes count before they are queued, this one after
 		pending.Add(int64(len(e.out)) - 1)
 		if len(e.out) > 0 {
-			outbox = append(outbox, e.out...)
+			list.put(e.out)
 			e.out = e.out[:0]
-			if len(outbox) >= outboxMax {
-				global.pushAll(outbox)
-				outbox = outbox[:0]
-			}
 		}
-		// the time limits, as the sequential search checks them
+		// the time limits, as the sequential search checks them (the
+		// coordinator's tick may come after a short search has ended)
 		if e.explored.Load()&255 == 1 {
 			if r, hit := opts.Limits.expired(now(), start); hit {
 				end(r, nil, noNode)
@@ -379,7 +405,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	}
 	pending.Add(int64(len(init.out)))
 	fifo := opts.Order != DFS
-	var global sharedFIFO
+	var global workQueue
 	if fifo {
 		global.pushAll(init.out)
 	} else {
@@ -402,66 +428,14 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 		ready.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			e, q := newExp(), &queues[i]
+			e := newExp()
 			exps[i] = e
 			ready.Done()
+			var list workerList = &stealingList{queues: queues, i: i, order: opts.Order}
 			if fifo {
-				fifoWorker(e, &global, &flags, workers, opts, start, now, end)
-				return
+				list = &fifoList{global: &global, workers: workers}
 			}
-			var stolen []nodeID
-			misses := 0
-			for !stop.Load() {
-				node, ok := q.pop(opts.Order)
-				if !ok {
-					// steal from the others, starting after ourselves
-					for k := 1; k < workers && len(stolen) == 0; k++ {
-						stolen = queues[(i+k)%workers].stealHalf(stolen[:0])
-					}
-					if len(stolen) > 0 {
-						q.pushAll(stolen)
-						stolen = stolen[:0]
-						continue
-					}
-					if pending.Load() == 0 {
-						return
-					}
-					// the others are expanding what is left: yield, then
-					// sleep briefly, so that an idle worker does not keep
-					// its core busy in a long narrow phase of the search
-					if misses++; misses < 64 {
-						runtime.Gosched()
-					} else {
-						time.Sleep(20 * time.Microsecond)
-					}
-					continue
-				}
-				misses = 0
-				if shared.graph.covered(node) {
-					pending.Add(-1)
-					continue
-				}
-				r, err := e.expand(node)
-				if err != nil || r != Completed {
-					end(r, err, node)
-					return
-				}
-				if len(e.out) > 0 {
-					pending.Add(int64(len(e.out)))
-					q.pushAll(e.out)
-					e.out = e.out[:0]
-				}
-				pending.Add(-1)
-				// the time limits, as the sequential search checks them
-				// (the coordinator's tick may come after a short search
-				// has ended)
-				if e.explored.Load()&255 == 1 {
-					if r, hit := opts.Limits.expired(now(), start); hit {
-						end(r, nil, noNode)
-						return
-					}
-				}
-			}
+			runWorker(e, list, &flags, opts, start, now, end)
 		}(i)
 	}
 

@@ -47,6 +47,20 @@ func (q *nodeQueue) take(order Order) (nodeID, bool) {
 	return n, true
 }
 
+// takeOldest moves the k oldest nodes (fewer if fewer are queued) into buf.
+func (q *nodeQueue) takeOldest(buf []nodeID, k int) []nodeID {
+	k = min(k, q.len())
+	buf = append(buf, q.items[q.head:q.head+k]...)
+	q.head += k
+	if q.head == len(q.items) {
+		q.items, q.head = q.items[:0], 0
+	} else if q.head > 1024 && q.head*2 > len(q.items) {
+		m := copy(q.items, q.items[q.head:])
+		q.items, q.head = q.items[:m], 0
+	}
+	return buf
+}
+
 // waitingList is the sequential search's waiting list; pop skips covered
 // nodes (TChecker's fast removal from the waiting list).
 type waitingList struct {

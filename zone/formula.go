@@ -12,8 +12,9 @@ import (
 // formula is put in negation normal form on the fly, data conditions are
 // evaluated on (l, v), and every disjunct of the resulting DNF over clock
 // constraints is a zone (a constraint's negation is again a constraint).
-// A Checker owns scratch space (including its own Stepper for deadlock) and
-// is not safe for concurrent use.
+// A Checker owns scratch space (including its own Stepper for deadlock,
+// which SatVisit replaces by the expanding worker's on an expanded visit)
+// and is not safe for concurrent use.
 type Checker struct {
 	sys  *System
 	st   *Stepper

@@ -204,24 +204,19 @@ func (f *Federation) Subtract(d DBM) {
 		return
 	}
 	out := Federation{Dim: f.Dim}
-	for k, z := range f.Zones {
+	for _, z := range f.Zones {
 		if z.disjointQuick(d) {
 			// unchanged: the member itself, not a copy
-			if out.Zones == nil {
-				out.Zones = make([]DBM, 0, len(f.Zones))
-			}
 			out.Zones = append(out.Zones, z)
 			continue
 		}
-		if z.SubsetEq(d) {
-			// gone; the rest of the members keep their storage
-			if k == 0 && len(f.Zones) == 1 {
-				f.Zones = f.Zones[:0]
-				return
-			}
-			continue
-		}
-		out = z.Subtract(d, out)
+		out = z.subtractOverlapping(d, out)
+	}
+	if len(out.Zones) == 0 {
+		// keep the backing array: a caller that empties a federation
+		// again and again (Stepper.Deadlocked) reuses its first matrix
+		f.Zones = f.Zones[:0]
+		return
 	}
 	f.Zones = out.Zones
 }
@@ -267,6 +262,13 @@ func (d DBM) Subtract(o DBM, out Federation) Federation {
 		out.Zones = append(out.Zones, d.Clone())
 		return out
 	}
+	return d.subtractOverlapping(o, out)
+}
+
+// subtractOverlapping is Subtract for a non-empty d and an o that
+// disjointQuick does not tell apart from d (Federation.Subtract has
+// checked that already).
+func (d DBM) subtractOverlapping(o DBM, out Federation) Federation {
 	if d.SubsetEq(o) {
 		return out
 	}

@@ -254,8 +254,9 @@ func ratPoint(d dbm.DBM, fixed []*big.Rat) ([]*big.Rat, bool) {
 	// the grid 1/(L·m) for every m ≥ d.Dim (a strict bound c becomes
 	// c − 1/m, and a cycle of at most d.Dim edges loses at most 1), and the
 	// values of a whole trace then share one power of two in their
-	// denominators instead of a product of small primes (TestWorkersKeep
-	// Verdicts met a common denominator of 2^20·29·31·113 on CorSSO).
+	// denominators instead of a product of small primes
+	// (TestWorkersKeepVerdicts met a common denominator of 2^20·29·31·113
+	// on CorSSO).
 	if l.IsInt64() && l.Int64() <= 1<<20 {
 		for m := int64(1); m <= max(8, 2*int64(d.Dim)); m *= 2 {
 			if p, ok := gridPoint(d, fixed, l.Int64()*m); ok {

@@ -17,9 +17,6 @@ import (
 // collectEnabled fills es with the edges whose data guards hold in
 // (locs, vars), in process and edge order, and indexes receivers by channel.
 func (st *Stepper) collectEnabled(es *enabledSet, locs, vars []int32) error {
-	if es == &st.cur {
-		st.curValid = false
-	}
 	for _, c := range es.touched {
 		es.recvs[c] = es.recvs[c][:0]
 	}
@@ -79,6 +76,7 @@ func (st *Stepper) Moves(locs, vars []int32, z dbm.DBM, fn func(Move) bool) erro
 // moves is Moves without priorities.
 func (st *Stepper) moves(locs, vars []int32, fn func(Move) bool) error {
 	if !st.curFor(locs, vars) {
+		st.curValid = false // until cur is filled without error
 		if err := st.collectEnabled(&st.cur, locs, vars); err != nil {
 			return err
 		}

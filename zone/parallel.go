@@ -23,9 +23,9 @@ import (
 // stored instead of the sequential search's 447,598, which the shared list
 // keeps. In depth-first order each worker has its own waiting list and
 // steals half of another's when its own runs dry. The search ends when no
-// state is queued or being expanded. Inclusion then depends on the order in which the
-// workers store zones, so the stored zones vary slightly from run to run;
-// the reachable states, and so every verdict and sup value, do not.
+// state is queued or being expanded. Inclusion then depends on the order in
+// which the workers store zones, so the stored zones vary slightly from run
+// to run; the reachable states, and so every verdict and sup value, do not.
 
 // SearchWorkers explores like Search with opts.Workers goroutines (one
 // when it is 0 or 1, which is Search itself). newVisitor is called once

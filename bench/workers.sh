@@ -6,6 +6,14 @@
 #   bench/workers.sh               # builds ./tcheck first
 #   WORKERS="1 2" bench/workers.sh # the 2-core machine's figures
 #   MODELS=large bench/workers.sh  # Fischer 11, CSMA/CD 12, agreement-scalar f=1 (1,1,3)
+#   CEILING=1 bench/workers.sh     # also the machine's own ceiling, below
+#
+# With CEILING=1, each model also runs as w independent --workers 1
+# processes at the same time, for each w > 1 in WORKERS: the row
+# "indep" prints the slowest one's wall time and the throughput w * t1 /
+# that, which is what the machine itself gives w searches that share
+# nothing (its memory bandwidth, shared caches and the host's scheduling).
+# No parallel search can beat that ratio on the same machine.
 #
 # Ratios come from one run of this script on one machine: record the
 # machine with them (docs/results.md).
@@ -53,4 +61,17 @@ for m in "${models[@]}"; do
     if [ -z "$verdict" ]; then verdict="none: $(echo "$out" | tail -1)"; fi
     printf '%-34s %8s %10.2f %8.2f %12s %s\n' "$name" "$w" "$wall" "$(awk -v a="$base" -v b="$wall" 'BEGIN { printf "%.3f", a / b }')" "$stored" "$verdict"
   done
+  if [ -n "${CEILING:-}" ]; then
+    for w in $WORKERS; do
+      [ "$w" -le 1 ] && continue
+      start=$(date +%s.%N)
+      for _ in $(seq "$w"); do
+        $TCHECK verify "$model" $args --stats --no-progress --workers 1 >/dev/null 2>&1 &
+      done
+      wait
+      end=$(date +%s.%N)
+      wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
+      printf '%-34s %8s %10.2f %8.2f %12s %s\n' "$name" "indep$w" "$wall" "$(awk -v a="$base" -v b="$wall" -v w="$w" 'BEGIN { printf "%.3f", w * a / b }')" "-" "-"
+    done
+  fi
 done

@@ -98,6 +98,7 @@ func newSweepCmd(stdout, stderr io.Writer) *cobra.Command {
 		where      string
 		jobs       int
 		resume     string
+		costs      string
 		shard      string
 		noProgress bool
 	)
@@ -142,6 +143,15 @@ missed, 2 a usage or model error, 130 interrupted (the finished points are kept 
 					points = append(points, p)
 				}
 			}
+			if costs != "" {
+				c, err := sweep.ReadCosts(costs)
+				if err != nil {
+					return usageErr(fmt.Errorf("--costs %v", err))
+				}
+				var known int
+				points, known = c.Order(points)
+				fmt.Fprintf(stderr, "costs: %d of %d points have a cost (%s) in %s: starting the others first, then the costliest\n", known, len(points), c.Unit, costs)
+			}
 			h := sweep.Header{Tool: "tcheck", Version: Version, Sweep: spec.JSON(len(all))}
 			if !sh.IsZero() {
 				h.Shard = &sweep.ShardRef{Index: sh.Index, Count: sh.Count}
@@ -167,6 +177,7 @@ missed, 2 a usage or model error, 130 interrupted (the finished points are kept 
 	fl.StringVar(&where, "where", "", "keep only the points where this condition on the parameters holds, e.g. 'c1 <= c2'")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "points checked at the same time (default: the number of CPUs, divided by --workers when given)")
 	fl.StringVar(&resume, "resume", "", "a jsonl results file: skip the points it holds and append the new ones to it (created if missing)")
+	fl.StringVar(&costs, "costs", "", "an earlier run's result file (jsonl or json): start the points it took longest on first, so that no long point runs alone at the end (the points it lacks start before them); results are the same")
 	fl.StringVar(&shard, "shard", "", "run one slice of the grid: i/n (0 <= i < n), auto (index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, count from TCHECK_SHARDS or SLURM_ARRAY_TASK_COUNT) or auto/n")
 	fl.BoolVar(&noProgress, "no-progress", false, "do not show the progress bar (shown only on terminals)")
 	cmd.AddCommand(newSweepMergeCmd(stdout, stderr))

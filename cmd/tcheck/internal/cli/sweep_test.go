@@ -309,12 +309,37 @@ func TestSweepExitCodes(t *testing.T) {
 		{"flags with a sweep file", []string{"sweep", missed, "--grid", "N=3"}, ExitUsage, "give it in the sweep file"},
 		{"missing model", []string{"sweep", wrong}, ExitUsage, "nonexistent"},
 		{"bad plot", []string{"sweep", fischer, "--grid", "N=2", "--plot", filepath.Join(dir, "x.gif")}, ExitUsage, ".svg"},
+		{"costs file missing", []string{"sweep", fischer, "--grid", "N=2", "--costs", filepath.Join(dir, "none.jsonl")}, ExitUsage, "--costs"},
+		{"costs file not a result file", []string{"sweep", fischer, "--grid", "N=2", "--costs", missed}, ExitUsage, "not a JSON result file"},
 		{"csv over the resume file", []string{"sweep", fischer, "--grid", "N=2", "--format", "csv", "--out", filepath.Join(dir, "r"), "--resume", filepath.Join(dir, "r")}, ExitUsage, "is the --resume file"},
 	} {
 		code, _, stderr := run(append(tc.args, "--no-progress")...)
 		if code != tc.code || !strings.Contains(stderr, tc.msg) {
 			t.Errorf("%s: exit %d (want %d), stderr %q (want %q)", tc.name, code, tc.code, stderr, tc.msg)
 		}
+	}
+}
+
+// TestSweepCostsKeepTheOutput: a sweep started longest first from an
+// earlier run's result file (--costs) prints what the run in index order
+// prints, and says how many points it found costs for.
+func TestSweepCostsKeepTheOutput(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first.jsonl")
+	args := append(timeoutSweep(), "--workers", "1", "--stable")
+	if code, _, stderr := run(append(args, "--format", "jsonl", "-o", first)...); code != ExitOK {
+		t.Fatalf("first run: exit %d: %s", code, stderr)
+	}
+	code, plain, _ := run(args...)
+	code2, ordered, stderr := run(append(args, "--costs", first)...)
+	if code != ExitOK || code2 != ExitOK {
+		t.Fatalf("exit %d and %d: %s", code, code2, stderr)
+	}
+	if ordered != plain {
+		t.Errorf("output with --costs:\n%s\nwithout:\n%s", ordered, plain)
+	}
+	if !strings.Contains(stderr, "costs: 6 of 6 points have a cost (states)") {
+		t.Errorf("stderr %q", stderr)
 	}
 }
 

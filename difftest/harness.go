@@ -67,6 +67,8 @@ var Configs = []Config{
 	{Name: "workers=3", Opts: queries.Options{Workers: 3}},
 	{Name: "workers=4+dfs+alu", Opts: queries.Options{Workers: 4, Order: zone.DFS, Subsumption: zone.ALU}},
 	{Name: "workers=2+hull+m+", Opts: queries.Options{Workers: 2, Hull: true, Extrapolation: zone.ExtraMPlus}},
+	{Name: "ranked", Opts: queries.Options{Order: zone.Ranked}},
+	{Name: "workers=2+ranked+alu", Opts: queries.Options{Workers: 2, Order: zone.Ranked, Subsumption: zone.ALU}},
 	{Name: "xml", Via: "xml"},
 	{Name: "xta", Via: "xta"},
 }

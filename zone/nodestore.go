@@ -164,6 +164,10 @@ type nodeStore struct {
 	// shard and shardBits make the store's nodeIDs (see nodeID).
 	shard     uint64
 	shardBits uint
+	// ranks holds each record's rank under the Ranked order (ranked set;
+	// one byte per record, written before the node is published).
+	ranked bool
+	ranks  segArray[uint8]
 }
 
 // maxSlab bounds a store's slab: offsets are 32-bit counts of words.
@@ -176,6 +180,7 @@ func newNodeStore(maxZoneBytes int, shard uint64, shardBits uint) *nodeStore {
 	}
 	return &nodeStore{
 		recs:      segArray[nodeRec]{layout: segLayout{first: 7, last: 15}},
+		ranks:     segArray[uint8]{layout: segLayout{first: 7, last: 15}},
 		slab:      segArray[byte]{layout: segLayout{first: 12, last: last}},
 		shard:     shard,
 		shardBits: shardBits,
@@ -190,8 +195,19 @@ func (s *nodeStore) newRec() (uint64, *nodeRec) {
 	i := s.n
 	k, _ := s.recs.layout.locate(i)
 	s.recs.ensure(k)
+	if s.ranked {
+		s.ranks.ensure(k)
+	}
 	s.n++
 	return i, s.recs.at(i)
+}
+
+// rank returns the rank of record i (0 when the store keeps none).
+func (s *nodeStore) rank(i uint64) uint8 {
+	if !s.ranked {
+		return 0
+	}
+	return *s.ranks.at(i)
 }
 
 // alloc returns n bytes of the slab, 4-aligned, within one segment, and
@@ -259,6 +275,9 @@ func (s *nodeStore) memory() uint64 {
 	for k := range s.slab.segments() {
 		m += s.slab.layout.size(k)
 	}
+	for k := range s.ranks.segments() {
+		m += s.ranks.layout.size(k)
+	}
 	return m
 }
 
@@ -281,6 +300,15 @@ func (g *nodeGraph) store(id nodeID) *nodeStore { return g.stores[id&g.mask] }
 
 func (g *nodeGraph) rec(id nodeID) *nodeRec {
 	return g.store(id).recs.at(uint64(id >> g.bits))
+}
+
+// rank returns the node's rank under the Ranked order (0 for no node and
+// under the other orders).
+func (g *nodeGraph) rank(id nodeID) uint8 {
+	if id == noNode {
+		return 0
+	}
+	return g.store(id).rank(uint64(id >> g.bits))
 }
 
 // covered reports whether the node was evicted by a larger zone.

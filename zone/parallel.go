@@ -76,6 +76,7 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 		s.shards[i].p = newPassedListShard(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n, decodedCacheSmall/n, s.seed, uint64(i), b)
 		s.shards[i].p.graph = s.graph
 		s.graph.stores[i] = s.shards[i].p.nodes
+		s.shards[i].p.nodes.ranked = opts.Order == Ranked
 		if alu {
 			// the bounds are the inserting worker's (sharedView.insert)
 			s.shards[i].p.useALU(nil, nil)
@@ -145,13 +146,23 @@ func (s *sharedPassed) counts() (stored, discrete, covered int64) {
 type workQueue struct {
 	mu sync.Mutex
 	nodeQueue
-	_ [32]byte
+	// ranked, under the Ranked order, holds the shared list's nodes by
+	// the ranks graph gives them (the nodeQueue is then unused)
+	ranked *rankedQueue
+	graph  *nodeGraph
+	_      [16]byte
 }
 
 // pushAll queues ns.
 func (q *workQueue) pushAll(ns []nodeID) {
 	q.mu.Lock()
-	q.items = append(q.items, ns...)
+	if q.ranked != nil {
+		for _, n := range ns {
+			q.ranked.push(n, q.graph.rank(n))
+		}
+	} else {
+		q.items = append(q.items, ns...)
+	}
 	q.mu.Unlock()
 }
 
@@ -180,6 +191,10 @@ func (q *workQueue) stealHalf(buf []nodeID) []nodeID {
 func (q *workQueue) takeBatch(buf []nodeID, workers int) []nodeID {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.ranked != nil {
+		// of the highest rank only: a batch never mixes ranks
+		return q.ranked.takeOldest(buf, min(max(q.ranked.len()/(2*workers), 1), 32))
+	}
 	return q.takeOldest(buf, min(max(q.len()/(2*workers), 1), 32))
 }
 
@@ -406,6 +421,9 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	pending.Add(int64(len(init.out)))
 	fifo := opts.Order != DFS
 	var global workQueue
+	if opts.Order == Ranked {
+		global.ranked, global.graph = &rankedQueue{}, shared.graph
+	}
 	if fifo {
 		global.pushAll(init.out)
 	} else {

@@ -177,13 +177,19 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 		}
 		i = r.next
 	}
-	// evict the stored zones included in z
+	// evict the stored zones included in z; under Ranked the new node
+	// inherits its parent's rank and ranks above the nodes it evicts
+	rank := int(p.graph.rank(parent))
 	prev := (*nodeRec)(nil)
 	for i := kr.head; i != 0; {
 		r := s.recs.at(uint64(i - 1))
 		next := r.next
 		sz := s.zoneOf(r)
 		if p.alu && p.aluEvicts(sz, i-1, z) || !p.alu && p.within(sz, i-1, z) {
+			if s.ranked {
+				// the new zone ranks above every zone it evicts
+				rank = max(rank, min(int(s.rank(uint64(i-1)))+1, maxRank))
+			}
 			atomic.OrUint32(&r.flags, coveredFlag)
 			if p.decoded != nil {
 				p.decoded.drop(i - 1)
@@ -200,7 +206,11 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 		}
 		i = next
 	}
-	return p.add(kr, z, parent, moveIdx), true
+	n := p.add(kr, z, parent, moveIdx)
+	if s.ranked {
+		*s.ranks.at(uint64(n >> s.shardBits)) = uint8(rank)
+	}
+	return n, true
 }
 
 // within reports whether the stored zone sz (of the node at index i) ⊆ z.
@@ -263,8 +273,14 @@ func (p *passedList) insertHull(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx in
 	atomic.OrUint32(&r.flags, coveredFlag)
 	p.cover++
 	p.stored--
+	old := kr.head - 1
 	kr.head = 0
-	return p.add(kr, h, parent, moveIdx), true
+	n := p.add(kr, h, parent, moveIdx)
+	if s := p.nodes; s.ranked {
+		// the hull replaces the stored zone: it ranks above it
+		*s.ranks.at(uint64(n >> s.shardBits)) = uint8(max(int(p.graph.rank(parent)), min(int(s.rank(uint64(old)))+1, maxRank)))
+	}
+	return n, true
 }
 
 // node returns the handle of a node of this list.

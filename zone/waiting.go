@@ -1,19 +1,47 @@
 package zone
 
+import "fmt"
+
 // Order is the exploration order of the waiting list.
 type Order int
 
 const (
 	BFS Order = iota // breadth first: shortest traces
 	DFS              // depth first
+	// Ranked is breadth first among the states of equal rank, the
+	// highest rank first (Herbreteau and Tran, "Improving search order
+	// for reachability testing in timed automata", FORMATS 2015, Sect. 4):
+	// a state whose zone evicts stored ones ranks above them and passes
+	// its rank on to its successors, so that the larger zone's subtree is
+	// explored before what remains of the smaller ones' and covers it,
+	// instead of after it. Without evictions it is BFS; traces need not
+	// be shortest.
+	Ranked
 )
 
 func (o Order) String() string {
-	if o == DFS {
+	switch o {
+	case DFS:
 		return "dfs"
+	case Ranked:
+		return "ranked"
 	}
 	return "bfs"
 }
+
+// ParseOrder parses an order as printed by String.
+func ParseOrder(s string) (Order, error) {
+	for _, o := range []Order{BFS, DFS, Ranked} {
+		if o.String() == s {
+			return o, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown search order %q (want bfs, dfs or ranked)", s)
+}
+
+// maxRank is the highest rank: ranks saturate there (a state of that
+// rank still comes before the lower ones).
+const maxRank = 255
 
 // nodeQueue is the queue of nodes both waiting lists are made of: take
 // removes the next one in order (the oldest for BFS, the newest for DFS)
@@ -67,15 +95,82 @@ type waitingList struct {
 	order Order
 	graph *nodeGraph
 	nodeQueue
+	ranked rankedQueue // the list under Ranked
 }
 
-func (w *waitingList) push(n nodeID) { w.items = append(w.items, n) }
+func (w *waitingList) push(n nodeID) {
+	if w.order == Ranked {
+		w.ranked.push(n, w.graph.rank(n))
+		return
+	}
+	w.items = append(w.items, n)
+}
 
 func (w *waitingList) pop() (nodeID, bool) {
 	for {
-		n, ok := w.take(w.order)
+		var n nodeID
+		var ok bool
+		if w.order == Ranked {
+			n, ok = w.ranked.take()
+		} else {
+			n, ok = w.take(w.order)
+		}
 		if !ok || !w.graph.covered(n) {
 			return n, ok
 		}
 	}
+}
+
+// rankedQueue is the waiting list of the Ranked order: a FIFO queue per
+// rank, the highest non-empty one first.
+type rankedQueue struct {
+	buckets []nodeQueue // by rank
+	top     int         // no bucket above it holds a node
+	n       int
+}
+
+func (q *rankedQueue) len() int { return q.n }
+
+func (q *rankedQueue) push(n nodeID, rank uint8) {
+	r := int(rank)
+	for len(q.buckets) <= r {
+		q.buckets = append(q.buckets, nodeQueue{})
+	}
+	q.buckets[r].items = append(q.buckets[r].items, n)
+	q.top = max(q.top, r)
+	q.n++
+}
+
+// highest returns the highest non-empty bucket, or nil.
+func (q *rankedQueue) highest() *nodeQueue {
+	if q.n == 0 {
+		return nil
+	}
+	for q.buckets[q.top].len() == 0 {
+		q.top--
+	}
+	return &q.buckets[q.top]
+}
+
+// take removes the oldest node of the highest rank.
+func (q *rankedQueue) take() (nodeID, bool) {
+	b := q.highest()
+	if b == nil {
+		return noNode, false
+	}
+	q.n--
+	return b.take(BFS)
+}
+
+// takeOldest moves up to k of the oldest nodes of the highest rank into
+// buf.
+func (q *rankedQueue) takeOldest(buf []nodeID, k int) []nodeID {
+	b := q.highest()
+	if b == nil {
+		return buf
+	}
+	n := len(buf)
+	buf = b.takeOldest(buf, k)
+	q.n -= len(buf) - n
+	return buf
 }

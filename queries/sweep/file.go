@@ -350,14 +350,11 @@ func (p *fileParser) options(n *yaml.Node, o *Options) error {
 		}
 		switch key {
 		case "order":
-			switch sv {
-			case "bfs":
-				o.Order = zone.BFS
-			case "dfs":
-				o.Order = zone.DFS
-			default:
-				return p.errf(v, "order: want bfs or dfs, not %q", sv)
+			order, err := zone.ParseOrder(sv)
+			if err != nil {
+				return p.errf(v, "order: want bfs, dfs or ranked, not %q", sv)
 			}
+			o.Order = order
 		case "extrapolation":
 			x, err := zone.ParseExtraKind(sv)
 			if err != nil {

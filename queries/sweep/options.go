@@ -95,13 +95,12 @@ func (o Options) JSON() OptionsJSON {
 // options converts back (for plotting and checking merged files).
 func (j OptionsJSON) options() (Options, error) {
 	var o Options
-	switch j.Order {
-	case "bfs", "":
+	if j.Order == "" {
 		o.Order = zone.BFS
-	case "dfs":
-		o.Order = zone.DFS
-	default:
+	} else if order, err := zone.ParseOrder(j.Order); err != nil {
 		return o, fmt.Errorf("order %q", j.Order)
+	} else {
+		o.Order = order
 	}
 	x, err := zone.ParseExtraKind(j.Extrapolation)
 	if err != nil {

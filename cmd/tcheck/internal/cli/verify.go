@@ -48,7 +48,7 @@ type searchFlags struct {
 func (f *searchFlags) register(cmd *cobra.Command) {
 	f.cmd = cmd
 	fl := cmd.Flags()
-	fl.StringVar(&f.order, "order", "bfs", "search order: bfs (shortest traces) or dfs")
+	fl.StringVar(&f.order, "order", "bfs", "search order: bfs (shortest traces), dfs, or ranked (bfs that explores first the successors of a zone that evicted smaller ones, FORMATS 2015: fewer states explored where bfs stores small zones first; traces need not be shortest)")
 	fl.StringVar(&f.extrapolate, "extrapolation", "lu+", "zone abstraction: lu+, lu, m+, m or none")
 	fl.BoolVar(&f.globalBounds, "global-bounds", false, "use global instead of per-location clock bounds")
 	fl.Int64Var(&f.maxStates, "max-states", 0, "stop with verdict unknown after storing this many states (0: no limit)")
@@ -65,14 +65,11 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 
 func (f *searchFlags) options() (queries.Options, error) {
 	var o queries.Options
-	switch f.order {
-	case "bfs":
-		o.Order = zone.BFS
-	case "dfs":
-		o.Order = zone.DFS
-	default:
-		return o, fmt.Errorf("--order: want bfs or dfs, not %q", f.order)
+	order, err := zone.ParseOrder(f.order)
+	if err != nil {
+		return o, fmt.Errorf("--order: want bfs, dfs or ranked, not %q", f.order)
 	}
+	o.Order = order
 	k, err := zone.ParseExtraKind(f.extrapolate)
 	if err != nil {
 		return o, fmt.Errorf("--extrapolation: %v", err)

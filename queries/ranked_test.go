@@ -1,0 +1,66 @@
+package queries
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/tcheck/tcheck/zone"
+)
+
+// TestRankedOrderKeepsVerdicts checks the Ranked search order (Herbreteau
+// and Tran, FORMATS 2015; zone.Ranked) against breadth-first search on
+// every model under testdata/ with queries and on the agreement model's
+// cheapest row, with one worker and with three: the verdicts, the sup/inf
+// values and the discrete states stored are the same (the order changes
+// which zones are stored along the way, not what is reachable), and every
+// trace replays (Check turns one that does not into an error).
+func TestRankedOrderKeepsVerdicts(t *testing.T) {
+	var paths []string
+	for _, pat := range []string{"testdata/semantics/*.yaml", "../testdata/*.yaml", "../testdata/uppaal/*.yaml", "../zone/testdata/search-order-mistake.yaml"} {
+		files, err := filepath.Glob(pat)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no models: %v", pat, err)
+		}
+		paths = append(paths, files...)
+	}
+	paths = append(paths, "../agreement/agreement.yaml")
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			f, net := loadModel(t, path, nil)
+			qs, err := FromFile(net, f, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := checkAll(t, net, qs, Options{Workers: 1})
+			if testing.Short() {
+				for _, b := range base {
+					if b.Stats.Stored > 3000 {
+						t.Skip("large instance")
+					}
+				}
+			}
+			for _, opts := range []Options{{Order: zone.Ranked, Workers: 1}, {Order: zone.Ranked, Workers: 3}} {
+				got := checkAll(t, net, qs, opts)
+				for i, g := range got {
+					b := base[i]
+					if g.Verdict != b.Verdict {
+						t.Errorf("workers=%d %s: %v ranked, %v bfs (%v / %v)", opts.Workers, g.Query.Name, g.Verdict, b.Verdict, g.TraceErr, b.TraceErr)
+						continue
+					}
+					if len(g.Values) != len(b.Values) {
+						t.Errorf("workers=%d %s: values %v, want %v", opts.Workers, g.Query.Name, g.Values, b.Values)
+						continue
+					}
+					for j := range g.Values {
+						if g.Values[j] != b.Values[j] {
+							t.Errorf("workers=%d %s: value %v ranked, %v bfs", opts.Workers, g.Query.Name, g.Values[j], b.Values[j])
+						}
+					}
+					if b.Reason == zone.Completed && g.Stats.Discrete != b.Stats.Discrete {
+						t.Errorf("workers=%d %s: %d discrete states ranked, %d bfs", opts.Workers, g.Query.Name, g.Stats.Discrete, b.Stats.Discrete)
+					}
+				}
+			}
+		})
+	}
+}

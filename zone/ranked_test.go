@@ -1,0 +1,71 @@
+package zone_test
+
+import (
+	"testing"
+
+	"github.com/tcheck/tcheck/zone"
+)
+
+// TestRankedOrderAvoidsTheMistake explores zone/testdata/search-order-
+// mistake.yaml, where breadth-first search expands a chain of small zones
+// that a larger zone, found one level later, then evicts one by one
+// (Herbreteau and Tran, FORMATS 2015, Sect. 3). Under the Ranked order
+// (their Sect. 4) the larger zone's successors go first, so that of the
+// small chain only its first state, expanded before the larger zone
+// arrives, is explored in vain: 24 + 1. Both orders store the same
+// states, with one worker and with two.
+func TestRankedOrderAvoidsTheMistake(t *testing.T) {
+	net := compile(t, "testdata/search-order-mistake.yaml", map[string]int64{"K": 10})
+	sys := zone.NewSystem(net)
+	visitor := func() zone.Visitor { return func(*zone.Visit) bool { return false } }
+	x := zone.Extrapolation{Local: true}
+	for _, tc := range []struct {
+		name           string
+		opts           zone.Options
+		explored, kept int64
+	}{
+		// BFS expands the 11 small states of the chain (i = 0..10)
+		// before the larger ones evict them: 24 + 11
+		{"bfs", zone.Options{Order: zone.BFS}, 35, 24},
+		{"ranked", zone.Options{Order: zone.Ranked}, 25, 24},
+		{"ranked, 2 workers", zone.Options{Order: zone.Ranked, Workers: 2}, -1, 24},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.opts
+			o.Extrapolation = x
+			res := zone.SearchWorkers(sys, o, visitor)
+			if res.Reason != zone.Completed {
+				t.Fatalf("search ended: %v", res.Reason)
+			}
+			if res.Stored != tc.kept || tc.explored >= 0 && res.Explored != tc.explored {
+				t.Errorf("explored %d, stored %d; want %d, %d", res.Explored, res.Stored, tc.explored, tc.kept)
+			}
+		})
+	}
+}
+
+// TestRankedQueueTakesTheHighestRankFirst: FIFO within a rank, the
+// highest rank first, batches from one rank only.
+func TestRankedQueueTakesTheHighestRankFirst(t *testing.T) {
+	got := zone.RankedQueueOrderForTest([][2]int{{1, 0}, {2, 0}, {3, 2}, {4, 1}, {5, 2}, {6, 0}}, 1)
+	want := []int{3, 5, 4, 1, 2, 6}
+	if !equalInts(got, want) {
+		t.Errorf("taken one at a time: %v, want %v", got, want)
+	}
+	got = zone.RankedQueueOrderForTest([][2]int{{1, 0}, {2, 0}, {3, 2}, {4, 1}, {5, 2}, {6, 0}}, 5)
+	if !equalInts(got, want) {
+		t.Errorf("taken in batches: %v, want %v", got, want)
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

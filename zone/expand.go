@@ -191,6 +191,9 @@ func (e *expander) initial() (StopReason, error) {
 func (e *expander) expand(node nodeID) (StopReason, error) {
 	s := e.graph.store(node)
 	r := e.graph.rec(node)
+	if s.ranked {
+		atomic.OrUint32(&r.flags, expandedFlag)
+	}
 	e.sys.decodeKey(s.key(r.key), e.locs, e.vars)
 	s.zoneOf(r).load(e.src)
 	e.node, e.moveIdx, e.reason, e.err = node, 0, Completed, nil

@@ -51,19 +51,24 @@ type nodeRec struct {
 	// state): four bytes instead of the move; System.PathMoves recovers it.
 	moveIdx int32
 	// flags: the zone's width in bytes per bound, minimalFlag, coveredFlag,
-	// and the zone's length in bytes above zoneLenShift; read and written
-	// atomically (coveredFlag is set by evictions while other workers read
+	// expandedFlag, and the zone's length in bytes above zoneLenShift;
+	// read and written atomically (coveredFlag is set by evictions and
+	// expandedFlag by the expanding worker while other workers read
 	// the record).
 	flags uint32
 }
 
 const (
-	widthMask    = 7
-	minimalFlag  = 1 << 3
-	coveredFlag  = 1 << 4
-	zoneLenShift = 5
+	widthMask   = 7
+	minimalFlag = 1 << 3
+	coveredFlag = 1 << 4
+	// expandedFlag is set when the node is taken from the waiting list
+	// and expanded (the Ranked order counts an eviction of such a node
+	// as a mistake).
+	expandedFlag = 1 << 5
+	zoneLenShift = 6
 	// maxZoneLen is the longest encoded zone a record can describe: a
-	// zone matrix of dimension 2,896 in 4 bytes per bound.
+	// zone matrix of dimension 2,048 in 4 bytes per bound.
 	maxZoneLen = 1<<(32-zoneLenShift) - 1
 )
 

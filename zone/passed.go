@@ -178,7 +178,8 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 		i = r.next
 	}
 	// evict the stored zones included in z; under Ranked the new node
-	// inherits its parent's rank and ranks above the nodes it evicts
+	// inherits its parent's rank and ranks above the expanded nodes it
+	// evicts (evicting one that still waits wastes nothing)
 	rank := int(p.graph.rank(parent))
 	prev := (*nodeRec)(nil)
 	for i := kr.head; i != 0; {
@@ -186,8 +187,9 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 		next := r.next
 		sz := s.zoneOf(r)
 		if p.alu && p.aluEvicts(sz, i-1, z) || !p.alu && p.within(sz, i-1, z) {
-			if s.ranked {
-				// the new zone ranks above every zone it evicts
+			if s.ranked && atomic.LoadUint32(&r.flags)&expandedFlag != 0 {
+				// a mistake: the evicted zone was expanded, and its
+				// successors may be waiting; the new zone ranks above
 				rank = max(rank, min(int(s.rank(uint64(i-1)))+1, maxRank))
 			}
 			atomic.OrUint32(&r.flags, coveredFlag)
@@ -277,8 +279,13 @@ func (p *passedList) insertHull(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx in
 	kr.head = 0
 	n := p.add(kr, h, parent, moveIdx)
 	if s := p.nodes; s.ranked {
-		// the hull replaces the stored zone: it ranks above it
-		*s.ranks.at(uint64(n >> s.shardBits)) = uint8(max(int(p.graph.rank(parent)), min(int(s.rank(uint64(old)))+1, maxRank)))
+		// the hull replaces the stored zone: it ranks above it if that
+		// was expanded
+		rank := int(p.graph.rank(parent))
+		if atomic.LoadUint32(&r.flags)&expandedFlag != 0 {
+			rank = max(rank, min(int(s.rank(uint64(old)))+1, maxRank))
+		}
+		*s.ranks.at(uint64(n >> s.shardBits)) = uint8(rank)
 	}
 	return n, true
 }

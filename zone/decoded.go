@@ -42,10 +42,15 @@ type decodedSlot struct {
 
 // decodedCacheBytes bounds each passed list's cache, decodedCacheSmall is
 // what it may use however few nodes are stored (a parallel search's
-// shards share the bounds).
+// shards share the bounds). With decodedCacheSmall at 4 MiB, FDDI N = 12
+// under BFS (647 zones kept, 40 thousand stored and evicted again, of
+// dimension 38, 5.8 KB a matrix) thrashed the cache and took 18 s instead of 6 s:
+// its live zones and the new ones compared with them need more. The
+// doorkeeper keeps the cache small where zones are rarely decoded twice
+// (agreement f = 1, (1,1,2): 175 → 185 MiB of peak heap for 1.67 M zones).
 const (
 	decodedCacheBytes = 32 << 20
-	decodedCacheSmall = 4 << 20
+	decodedCacheSmall = 32 << 20
 )
 
 func newDecodedCache(dim int, bytes, small int) *decodedCache {

@@ -2,6 +2,7 @@ package queries
 
 import (
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/tcheck/tcheck/zone"
@@ -40,26 +41,8 @@ func TestRankedOrderKeepsVerdicts(t *testing.T) {
 				}
 			}
 			for _, opts := range []Options{{Order: zone.Ranked, Workers: 1}, {Order: zone.Ranked, Workers: 3}} {
-				got := checkAll(t, net, qs, opts)
-				for i, g := range got {
-					b := base[i]
-					if g.Verdict != b.Verdict {
-						t.Errorf("workers=%d %s: %v ranked, %v bfs (%v / %v)", opts.Workers, g.Query.Name, g.Verdict, b.Verdict, g.TraceErr, b.TraceErr)
-						continue
-					}
-					if len(g.Values) != len(b.Values) {
-						t.Errorf("workers=%d %s: values %v, want %v", opts.Workers, g.Query.Name, g.Values, b.Values)
-						continue
-					}
-					for j := range g.Values {
-						if g.Values[j] != b.Values[j] {
-							t.Errorf("workers=%d %s: value %v ranked, %v bfs", opts.Workers, g.Query.Name, g.Values[j], b.Values[j])
-						}
-					}
-					if b.Reason == zone.Completed && g.Stats.Discrete != b.Stats.Discrete {
-						t.Errorf("workers=%d %s: %d discrete states ranked, %d bfs", opts.Workers, g.Query.Name, g.Stats.Discrete, b.Stats.Discrete)
-					}
-				}
+				name := "workers=" + strconv.Itoa(opts.Workers)
+				sameAnswers(t, name, "ranked", "bfs", checkAll(t, net, qs, opts), base)
 			}
 		})
 	}

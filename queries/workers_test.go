@@ -76,27 +76,36 @@ func TestWorkersKeepVerdicts(t *testing.T) {
 				} else {
 					base = checkAll(t, net, qs, Options{Order: opts.Order})
 				}
-				got := checkAll(t, net, qs, opts)
-				for i, g := range got {
-					b := base[i]
-					if g.Verdict != b.Verdict {
-						t.Errorf("%s %s: %v with workers, %v without (%v / %v)", c.name, g.Query.Name, g.Verdict, b.Verdict, g.TraceErr, b.TraceErr)
-						continue
-					}
-					if len(g.Values) != len(b.Values) {
-						t.Errorf("%s %s: values %v, want %v", c.name, g.Query.Name, g.Values, b.Values)
-						continue
-					}
-					for j := range g.Values {
-						if g.Values[j] != b.Values[j] {
-							t.Errorf("%s %s: value %v with workers, %v without", c.name, g.Query.Name, g.Values[j], b.Values[j])
-						}
-					}
-					if b.Reason == zone.Completed && g.Stats.Discrete != b.Stats.Discrete {
-						t.Errorf("%s %s: %d discrete states with workers, %d without", c.name, g.Query.Name, g.Stats.Discrete, b.Stats.Discrete)
-					}
-				}
+				sameAnswers(t, c.name, "with workers", "without", checkAll(t, net, qs, opts), base)
 			}
 		})
+	}
+}
+
+// sameAnswers reports where got, the results of a configuration (name)
+// that must not change what is reachable, differs from base: in a
+// verdict, a sup/inf value or, for a completed exploration, the number of
+// discrete states stored. with and without name the two sides in the
+// messages.
+func sameAnswers(t *testing.T, name, with, without string, got, base []*Result) {
+	t.Helper()
+	for i, g := range got {
+		b := base[i]
+		if g.Verdict != b.Verdict {
+			t.Errorf("%s %s: %v %s, %v %s (%v / %v)", name, g.Query.Name, g.Verdict, with, b.Verdict, without, g.TraceErr, b.TraceErr)
+			continue
+		}
+		if len(g.Values) != len(b.Values) {
+			t.Errorf("%s %s: values %v, want %v", name, g.Query.Name, g.Values, b.Values)
+			continue
+		}
+		for j := range g.Values {
+			if g.Values[j] != b.Values[j] {
+				t.Errorf("%s %s: value %v %s, %v %s", name, g.Query.Name, g.Values[j], with, b.Values[j], without)
+			}
+		}
+		if b.Reason == zone.Completed && g.Stats.Discrete != b.Stats.Discrete {
+			t.Errorf("%s %s: %d discrete states %s, %d %s", name, g.Query.Name, g.Stats.Discrete, with, b.Stats.Discrete, without)
+		}
 	}
 }

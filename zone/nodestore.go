@@ -207,6 +207,10 @@ func (s *nodeStore) newRec() (uint64, *nodeRec) {
 	return i, s.recs.at(i)
 }
 
+// rankAbove returns the rank just above record i's (saturating at
+// maxRank).
+func (s *nodeStore) rankAbove(i uint64) int { return min(int(s.rank(i))+1, maxRank) }
+
 // rank returns the rank of record i (0 when the store keeps none).
 func (s *nodeStore) rank(i uint64) uint8 {
 	if !s.ranked {

@@ -180,7 +180,10 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 	// evict the stored zones included in z; under Ranked the new node
 	// inherits its parent's rank and ranks above the expanded nodes it
 	// evicts (evicting one that still waits wastes nothing)
-	rank := int(p.graph.rank(parent))
+	rank := 0
+	if s.ranked {
+		rank = int(p.graph.rank(parent))
+	}
 	prev := (*nodeRec)(nil)
 	for i := kr.head; i != 0; {
 		r := s.recs.at(uint64(i - 1))
@@ -190,7 +193,7 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 			if s.ranked && atomic.LoadUint32(&r.flags)&expandedFlag != 0 {
 				// a mistake: the evicted zone was expanded, and its
 				// successors may be waiting; the new zone ranks above
-				rank = max(rank, min(int(s.rank(uint64(i-1)))+1, maxRank))
+				rank = max(rank, s.rankAbove(uint64(i-1)))
 			}
 			atomic.OrUint32(&r.flags, coveredFlag)
 			if p.decoded != nil {
@@ -283,7 +286,7 @@ func (p *passedList) insertHull(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx in
 		// was expanded
 		rank := int(p.graph.rank(parent))
 		if atomic.LoadUint32(&r.flags)&expandedFlag != 0 {
-			rank = max(rank, min(int(s.rank(uint64(old)))+1, maxRank))
+			rank = max(rank, s.rankAbove(uint64(old)))
 		}
 		*s.ranks.at(uint64(n >> s.shardBits)) = uint8(rank)
 	}

@@ -1,6 +1,7 @@
 package zone_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tcheck/tcheck/zone"
@@ -49,23 +50,11 @@ func TestRankedOrderAvoidsTheMistake(t *testing.T) {
 func TestRankedQueueTakesTheHighestRankFirst(t *testing.T) {
 	got := zone.RankedQueueOrderForTest([][2]int{{1, 0}, {2, 0}, {3, 2}, {4, 1}, {5, 2}, {6, 0}}, 1)
 	want := []int{3, 5, 4, 1, 2, 6}
-	if !equalInts(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("taken one at a time: %v, want %v", got, want)
 	}
 	got = zone.RankedQueueOrderForTest([][2]int{{1, 0}, {2, 0}, {3, 2}, {4, 1}, {5, 2}, {6, 0}}, 5)
-	if !equalInts(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("taken in batches: %v, want %v", got, want)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

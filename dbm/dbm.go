@@ -146,7 +146,13 @@ func (d DBM) markEmpty() { d.M[0] = LTZero }
 // Postcondition: returns false iff the zone is empty; then d.IsEmpty() and
 // the other entries are unspecified. Otherwise d is closed and denotes the
 // same set of valuations (checked in debug builds).
-func (d DBM) Close() bool {
+func (d DBM) Close() bool { return d.close(0, false) }
+
+// close is Close. When known is set, the bits of free name exactly the rows
+// k < 64 that are < ∞ everywhere but on the diagonal (see unboundedRow),
+// as an extrapolation that has just looked at every entry knows; rows from
+// 64 on, and every row when known is not set, are scanned.
+func (d DBM) close(free uint64, known bool) bool {
 	n := d.Dim
 	m := d.M[:n*n]
 	for i := 0; i < n; i++ {
@@ -158,6 +164,15 @@ func (d DBM) Close() bool {
 	}
 	for k := 0; k < n; k++ {
 		rowK := m[k*n : k*n+n]
+		if known && k < 64 {
+			if free&(1<<k) != 0 {
+				continue
+			}
+		} else if unboundedRow(rowK, k) {
+			// No path leaves k over a finite edge, so k shortens no path,
+			// now or later in the loop: a clock the extrapolation freed.
+			continue
+		}
 		for i := 0; i < n; i++ {
 			if i == k {
 				continue
@@ -186,6 +201,23 @@ func (d DBM) Close() bool {
 	}
 	if debug {
 		d.check("Close")
+	}
+	return true
+}
+
+// unboundedRow reports whether every entry of row (row k of a matrix) but
+// the diagonal is < ∞. Such a row stays so under closure (a path out of k
+// must begin with one of its edges), so k is never an intermediate node
+// that shortens a path: Close skips it. This is where the Floyd–Warshall
+// loop meets the clocks that are inactive in a state (no guard or
+// invariant ahead; Extra_LU frees them), often most of the clocks of a
+// model with pools of idle automata, as UDBM's closure after extrapolation
+// skips the clocks with no bounds.
+func unboundedRow(row []Bound, k int) bool {
+	for j, c := range row {
+		if c != LTInf && j != k {
+			return false
+		}
 	}
 	return true
 }

@@ -823,3 +823,75 @@ func TestHotOperationsDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// refClose is the textbook Floyd–Warshall closure, with no row skipped.
+func refClose(d DBM) (DBM, bool) {
+	e := d.Clone()
+	n := e.Dim
+	for k := 0; k < n; k++ {
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if s := e.At(i, k).Add(e.At(k, j)); s < e.At(i, j) {
+					e.Set(i, j, s)
+				}
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		if e.At(i, i) < LEZero {
+			return e, false
+		}
+	}
+	return e, true
+}
+
+// TestCloseSkipsOnlyFreeClocks: Close skips the rows that are < ∞ off the
+// diagonal (clocks an extrapolation freed) and gives the textbook closure
+// entry for entry, also beyond dimension 64, where ExtraLUPlus's record of
+// the free rows ends and rows are scanned; ExtraLUPlus, which hands that
+// record to the closure, gives a closed zone equal to the definition's.
+func TestCloseSkipsOnlyFreeClocks(t *testing.T) {
+	rng := newRand(3)
+	for seed := 0; seed < testSeeds; seed++ {
+		dim := 2 + rng.IntN(8)
+		if seed%10 == 0 {
+			dim = 60 + rng.IntN(12)
+		}
+		z := genDBM(rng, dim, testMaxConst)
+		raw := z.Clone()
+		for x := 1; x < dim; x++ {
+			if rng.IntN(2) == 0 {
+				continue
+			}
+			for j := 0; j < dim; j++ {
+				if j != x {
+					raw.Set(x, j, LTInf) // row x free: x unbounded above, no difference bounded
+				}
+			}
+			// and loosen the column, as Extra_LU does for a clock without bounds
+			for i := 1; i < dim; i++ {
+				if i != x {
+					raw.Set(i, x, LTInf)
+				}
+			}
+			raw.Set(0, x, LEZero)
+		}
+		got := raw.Clone()
+		ok := got.Close()
+		want, wantOK := refClose(raw)
+		if ok != wantOK || ok && !slices.Equal(got.M, want.M) {
+			t.Fatalf("dim %d: Close = %v, textbook = %v\nraw:\n%s\ngot:\n%s\nwant:\n%s", dim, ok, wantOK, raw.Matrix(), got.Matrix(), want.Matrix())
+		}
+		l, u := genBounds(rng, dim, testMaxConst), genBounds(rng, dim, testMaxConst)
+		for x := 1; x < dim; x++ {
+			if rng.IntN(2) == 0 {
+				l[x], u[x] = NoBound, NoBound
+			}
+		}
+		e := z.Clone()
+		e.ExtraLUPlus(l, u)
+		if w := refExtra(z, l, u, true); !e.IsClosed() || !e.Equal(w) {
+			t.Fatalf("dim %d: ExtraLUPlus(L=%v U=%v) closed %v, differs from the definition\nZ:\n%s\ngot:\n%s\nwant:\n%s", dim, l, u, e.IsClosed(), z.Matrix(), e.Matrix(), w.Matrix())
+		}
+	}
+}

@@ -201,10 +201,12 @@ func (d DBM) ExtraLUPlus(l, u []int32) {
 	l, u = l[:n], u[:n]
 	row0 := m[:n]
 	changed := false
+	var free uint64 // rows left < ∞ off the diagonal, for the closure
 	for i := 1; i < n; i++ {
 		row := m[i*n : i*n+n]
 		li := l[i]
 		dropRow := -row0[i].Const() > li
+		finite := false
 		for j, c := range row {
 			if j == i || c == LTInf {
 				continue
@@ -212,7 +214,12 @@ func (d DBM) ExtraLUPlus(l, u []int32) {
 			if dropRow || c.Const() > li || (j != 0 && -row0[j].Const() > u[j]) {
 				row[j] = LTInf
 				changed = true
+			} else {
+				finite = true
 			}
+		}
+		if !finite && i < 64 {
+			free |= 1 << i
 		}
 	}
 	for j := 1; j < n; j++ {
@@ -221,11 +228,22 @@ func (d DBM) ExtraLUPlus(l, u []int32) {
 			changed = true
 		}
 	}
-	d.finishExtra("ExtraLUPlus", changed)
+	d.finishExtraFree("ExtraLUPlus", changed, free)
 }
 
 func (d DBM) finishExtra(op string, changed bool) {
 	if changed && !d.Close() {
+		panic("dbm: " + op + ": extrapolation produced an empty zone (input was empty or not closed)")
+	}
+	if debug {
+		d.check(op)
+	}
+}
+
+// finishExtraFree is finishExtra for an extrapolation that knows which rows
+// below 64 it left < ∞ everywhere but on the diagonal (free, as for close).
+func (d DBM) finishExtraFree(op string, changed bool, free uint64) {
+	if changed && !d.close(free, true) {
 		panic("dbm: " + op + ": extrapolation produced an empty zone (input was empty or not closed)")
 	}
 	if debug {

@@ -186,6 +186,30 @@ func TestOutOfRangeIsAnError(t *testing.T) {
 	}
 }
 
+// TestReceiverGuardErrorNeedsASender proves that the guard of a receiving
+// edge is evaluated where a sender on its channel is enabled, and there
+// only (zone.Stepper evaluates such guards lazily): a division by zero in
+// it is a model error at the state where P can send, with the trace to it,
+// under every option that changes how states are stored or explored, and
+// no error where no sender can use the edge.
+func TestReceiverGuardErrorNeedsASender(t *testing.T) {
+	for _, opts := range []Options{{}, {FullZones: true}, {Order: zone.DFS}, {Hull: true}, {Workers: 2}} {
+		t.Run(fmt.Sprintf("%+v", opts), func(t *testing.T) {
+			r := checkFormula(t, "testdata/errors/receiver-guard.yaml", nil, "E<> P.b", opts)
+			if r.Verdict != Satisfied {
+				t.Fatalf("E<> P.b: got %v (%v), want satisfied: no sender on c is enabled before P.b", r.Verdict, r.Err)
+			}
+			r = checkFormula(t, "testdata/errors/receiver-guard.yaml", nil, "A[] n == 0", opts)
+			if r.Verdict != Error || r.Err == nil || !strings.Contains(r.Err.Error(), "receiver-guard.yaml:23:41: division by zero") {
+				t.Fatalf("A[] n == 0: got %v (%v), want the division by zero in Q's guard", r.Verdict, r.Err)
+			}
+			if r.Trace == nil || len(r.Trace.Moves)-1 != 1 {
+				t.Fatalf("trace to the error: %v (%v), want one move, to P.b", r.Trace, r.TraceErr)
+			}
+		})
+	}
+}
+
 // TestSupTermErrorIsAnError proves that a sup/inf over a data term whose
 // evaluation fails in a reachable state is an error naming the term, not
 // a value over the states where it could be evaluated (issue 12, item 4).

@@ -16,18 +16,39 @@ import (
 
 // collectEnabled fills es with the edges whose data guards hold in
 // (locs, vars), in process and edge order, and indexes receivers by channel.
+//
+// A receiving edge on a fixed channel takes part only in a move with a
+// sender on that channel, so its guard is evaluated only when such a sender
+// is enabled: a first pass evaluates the other edges and records the
+// receivers in place, a second one decides those whose channel has a
+// sender and drops the rest (in the agreement model most edges are the
+// idle Broadcast automata's receptions, `b[id]?` under the loop of
+// turn(), and a sender on b[id] is rarely enabled). So a runtime error in
+// such a guard is reported where a sender could use the edge, not before.
+// A receiver whose channel depends on data is evaluated at once, guard
+// first, as before.
 func (st *Stepper) collectEnabled(es *enabledSet, locs, vars []int32) error {
 	for _, c := range es.touched {
 		es.recvs[c] = es.recvs[c][:0]
 	}
 	es.touched = es.touched[:0]
+	for _, c := range es.sent {
+		es.sending[c] = false
+	}
+	es.sent = es.sent[:0]
 	es.enabled = es.enabled[:0]
 	env := st.env
 	env.Vars, env.Locs = vars, locs
+	deferred := false
 	for p, proc := range st.sys.Net.Procs {
 		loc := &proc.Locations[locs[p]]
 		for _, ei := range loc.Out {
 			e := &proc.Edges[ei]
+			if e.Sync >= 0 && !e.Send && e.SyncExpr == nil {
+				es.enabled = append(es.enabled, enabledEdge{proc: int32(p), edge: int32(ei), ch: int32(e.Sync), pending: true})
+				deferred = true
+				continue
+			}
 			if e.Guard != nil {
 				ok := e.Guard(env)
 				if env.Err != nil {
@@ -45,12 +66,41 @@ func (st *Stepper) collectEnabled(es *enabledSet, locs, vars []int32) error {
 				}
 			}
 			es.enabled = append(es.enabled, enabledEdge{proc: int32(p), edge: int32(ei), ch: ch, send: e.Send})
-			if ch >= 0 && !e.Send {
-				if len(es.recvs[ch]) == 0 {
-					es.touched = append(es.touched, ch)
-				}
-				es.recvs[ch] = append(es.recvs[ch], int32(len(es.enabled)-1))
+			if ch >= 0 && e.Send && !es.sending[ch] {
+				es.sending[ch] = true
+				es.sent = append(es.sent, ch)
 			}
+		}
+	}
+	if deferred {
+		// the deferred receivers: keep those with a sender and a true guard
+		kept := es.enabled[:0]
+		for _, ee := range es.enabled {
+			if ee.pending {
+				if !es.sending[ee.ch] {
+					continue
+				}
+				ee.pending = false
+				if g := st.sys.Net.Procs[ee.proc].Edges[ee.edge].Guard; g != nil {
+					ok := g(env)
+					if env.Err != nil {
+						return st.runtimeErr(Move{{ee.proc, ee.edge}})
+					}
+					if !ok {
+						continue
+					}
+				}
+			}
+			kept = append(kept, ee)
+		}
+		es.enabled = kept
+	}
+	for i, ee := range es.enabled {
+		if ch := ee.ch; ch >= 0 && !ee.send {
+			if len(es.recvs[ch]) == 0 {
+				es.touched = append(es.touched, ch)
+			}
+			es.recvs[ch] = append(es.recvs[ch], int32(i))
 		}
 	}
 	return nil

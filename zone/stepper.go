@@ -39,6 +39,7 @@ type enabledEdge struct {
 	proc, edge int32
 	ch         int32 // channel index, -1 for an internal edge
 	send       bool
+	pending    bool // a receiver whose guard collectEnabled has not evaluated yet
 }
 
 // Stepper computes symbolic successors. It owns scratch space and is not
@@ -78,6 +79,12 @@ type enabledSet struct {
 	enabled []enabledEdge
 	recvs   [][]int32 // per channel: indices into enabled of its receivers
 	touched []int32   // channels with non-empty recvs
+	sending []bool    // per channel: an enabled edge sends on it
+	sent    []int32   // channels with sending set
+}
+
+func newEnabledSet(chans int) enabledSet {
+	return enabledSet{recvs: make([][]int32, chans), sending: make([]bool, chans)}
 }
 
 type invBound struct {
@@ -90,8 +97,8 @@ func NewStepper(sys *System) *Stepper {
 	return &Stepper{
 		sys:     sys,
 		env:     sys.Net.NewEnv(),
-		cur:     enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
-		tgt:     enabledSet{recvs: make([][]int32, len(sys.Net.Chans))},
+		cur:     newEnabledSet(len(sys.Net.Chans)),
+		tgt:     newEnabledSet(len(sys.Net.Chans)),
 		tmpZ:    dbm.New(sys.Dim),
 		upper:   make([]dbm.Bound, sys.Dim),
 		stopped: make([]bool, sys.Dim),

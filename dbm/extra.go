@@ -205,13 +205,26 @@ func (d DBM) ExtraLUPlus(l, u []int32) {
 	for i := 1; i < n; i++ {
 		row := m[i*n : i*n+n]
 		li := l[i]
-		dropRow := -row0[i].Const() > li
+		if -row0[i].Const() > li {
+			// the whole row goes: often a clock without bounds, whose row
+			// is < ∞ already
+			for j, c := range row {
+				if c != LTInf && j != i {
+					row[j] = LTInf
+					changed = true
+				}
+			}
+			if i < 64 {
+				free |= 1 << i
+			}
+			continue
+		}
 		finite := false
 		for j, c := range row {
 			if j == i || c == LTInf {
 				continue
 			}
-			if dropRow || c.Const() > li || (j != 0 && -row0[j].Const() > u[j]) {
+			if c.Const() > li || (j != 0 && -row0[j].Const() > u[j]) {
 				row[j] = LTInf
 				changed = true
 			} else {

@@ -390,9 +390,33 @@ func (d DBM) UpBounded(upper []Bound) {
 			}
 		}
 	}
+	// The clocks with a bound, usually few (those of the invariants): the
+	// inner loop visits only them.
+	var buf [64]int32
+	bounded := buf[:0]
+	for j := 1; j < n; j++ {
+		if upper[j] != LTInf {
+			if len(bounded) == len(buf) {
+				bounded = nil // many: the plain loop below
+				break
+			}
+			bounded = append(bounded, int32(j))
+		}
+	}
 	for i := 1; i < n; i++ {
 		row := m[i*n : i*n+n]
 		best := upper[i]
+		if bounded != nil {
+			for _, j := range bounded {
+				if cij := row[j]; int(j) != i && cij != LTInf {
+					if s := cij.Add(upper[j]); s < best {
+						best = s
+					}
+				}
+			}
+			row[0] = best
+			continue
+		}
 		for j := 1; j < n; j++ {
 			uj, cij := upper[j], row[j]
 			if j == i || uj == LTInf || cij == LTInf {

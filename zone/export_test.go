@@ -29,3 +29,13 @@ func RankedQueueOrderForTest(pushes [][2]int, batch int) []int {
 	}
 	return out
 }
+
+// ReclaimForTest switches the reuse of evicted zones' bytes on or off for
+// the searches that follow and reports, through reused, the bytes the
+// last search's store handed out again. It returns the restoring func.
+func ReclaimForTest(on bool, reused *uint64) (restore func()) {
+	old := reclaimEvicted
+	reclaimEvicted = on
+	searchDone = func(p *passedList) { *reused = p.nodes.reused }
+	return func() { reclaimEvicted, searchDone = old, nil }
+}

@@ -173,6 +173,10 @@ type nodeStore struct {
 	// one byte per record, written before the node is published).
 	ranked bool
 	ranks  segArray[uint8]
+	// reusable[w] holds the word offsets of released zones of w words
+	// (release), which alloc hands out again before growing the slab.
+	reusable [][]uint32
+	reused   uint64 // bytes handed out again
 }
 
 // maxSlab bounds a store's slab: offsets are 32-bit counts of words.
@@ -223,6 +227,14 @@ func (s *nodeStore) rank(i uint64) uint8 {
 // their offset in words.
 func (s *nodeStore) alloc(n int) (uint32, []byte) {
 	size := uint64(n+3) &^ 3
+	if words := size >> 2; words < uint64(len(s.reusable)) {
+		if free := s.reusable[words]; len(free) > 0 {
+			w := free[len(free)-1]
+			s.reusable[words] = free[:len(free)-1]
+			s.reused += size
+			return w, s.bytes(w, n)
+		}
+	}
 	k, off := s.slab.layout.locate(s.free)
 	if off+size > s.slab.layout.size(k) {
 		// the rest of this segment is too short: start the next one
@@ -237,6 +249,20 @@ func (s *nodeStore) alloc(n int) (uint32, []byte) {
 	w := uint32(s.free >> 2)
 	s.free += size
 	return w, s.slab.segment(k)[off : off+uint64(n) : off+uint64(n)]
+}
+
+// release gives back the zone of r, which nothing reads again (see
+// passedList.reclaim): alloc hands its words to a zone of the same length.
+func (s *nodeStore) release(r *nodeRec) {
+	n := uint64(atomic.LoadUint32(&r.flags) >> zoneLenShift)
+	words := (n + 3) >> 2
+	if words == 0 {
+		return
+	}
+	for uint64(len(s.reusable)) <= words {
+		s.reusable = append(s.reusable, nil)
+	}
+	s.reusable[words] = append(s.reusable[words], r.zone)
 }
 
 // bytes returns the n bytes at word offset w.
@@ -391,7 +417,9 @@ func (s *System) PathMoves(n Node) ([]Move, error) {
 	for _, x := range path[1:] {
 		s.Decode(x.Parent(), locs, vars)
 		pz := z
-		if x.g.unpruned {
+		if x.g.unpruned || !s.Net.Priorities {
+			// Moves reads the zone only to order moves by priority; the
+			// zone of an evicted parent may be gone (passedList.reclaim)
 			pz = dbm.DBM{}
 		} else {
 			x.Parent().LoadZone(z)

@@ -33,6 +33,14 @@ type passedList struct {
 	row0 []dbm.Bound
 	// decoded caches decoded minimal zones (nil: none).
 	decoded *decodedCache
+	// reclaim: an evicted node's zone bytes go back to the store for the
+	// next zone of the same length. Only the search that owns the list
+	// sets it, where nothing reads the zone of an evicted node again: one
+	// worker (another could be loading it), no symmetry (the concrete
+	// trace reloads the representatives of a path), no priorities (a
+	// path's moves are ordered by its nodes' zones), no convex hull. The
+	// record stays, for the paths through it.
+	reclaim bool
 }
 
 // keyRec is a discrete part in the index: where its bytes are in the
@@ -198,6 +206,9 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 			atomic.OrUint32(&r.flags, coveredFlag)
 			if p.decoded != nil {
 				p.decoded.drop(i - 1)
+			}
+			if p.reclaim {
+				s.release(r)
 			}
 			p.cover++
 			p.stored--

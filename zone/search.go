@@ -101,6 +101,14 @@ type Options struct {
 	Initial *Start
 }
 
+// reclaimEvicted lets the sequential search reuse evicted zones' bytes
+// (passedList.reclaim); searchDone sees its passed list at the end. Both
+// are for tests.
+var (
+	reclaimEvicted = true
+	searchDone     func(*passedList)
+)
+
 // Stats are the counters of a search. Elapsed and PeakMemory are volatile.
 type Stats struct {
 	Explored    int64 // states taken from the waiting list and expanded
@@ -185,6 +193,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	if e.sym != nil {
 		passed.graph.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial}
 	}
+	passed.reclaim = reclaimEvicted && e.sym == nil && !opts.Hull && !sys.Net.Priorities
 	if e.alu {
 		// The extrapolator computes the bounds of the location vector
 		// (local) or once (global) before each insert: the same bounds,
@@ -200,6 +209,9 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		res.Covered = passed.cover
 		res.Elapsed = now().Sub(start)
 		res.PeakMemory = mem.sample()
+		if searchDone != nil {
+			searchDone(passed)
+		}
 		return res
 	}
 	timeLimit := func(t time.Time) (StopReason, bool) { return opts.Limits.expired(t, start) }

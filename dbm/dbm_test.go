@@ -915,3 +915,59 @@ func TestCloseSkipsOnlyFreeClocks(t *testing.T) {
 		}
 	}
 }
+
+// TestConstrainUpperIsConstrainEach checks ConstrainUpper (and UpperFits) against one
+// Constrain per bound on random zones and upper bounds, some cutting the
+// zone empty, several on one clock.
+func TestConstrainUpperIsConstrainEach(t *testing.T) {
+	rng := newRand(43)
+	empties := 0
+	for seed := 0; seed < 3*testSeeds; seed++ {
+		dim := 2 + rng.IntN(testMaxDim)
+		if seed%100 == 0 {
+			dim = 30 + rng.IntN(10)
+		}
+		z := genDBM(rng, dim, testMaxConst)
+		var cs []Constraint
+		for range rng.IntN(2 * dim) {
+			x := 1 + rng.IntN(dim-1)
+			c := rng.Int32N(testMaxConst + 2)
+			if rng.IntN(2) == 0 {
+				cs = append(cs, Constraint{x, 0, LT(c)})
+			} else {
+				cs = append(cs, Constraint{x, 0, LE(c)})
+			}
+		}
+		for _, c := range cs {
+			if fits := z.Clone().ConstrainC(c); z.UpperFits(c.I, c.B) != fits {
+				t.Fatalf("UpperFits(%v) = %v, Constrain = %v\nZ:\n%s", c, !fits, fits, z.Matrix())
+			}
+		}
+		want := z.Clone()
+		wantOK := true
+		for _, c := range cs {
+			if !want.ConstrainC(c) {
+				wantOK = false
+				break
+			}
+		}
+		got := z.Clone()
+		ok := got.ConstrainUpper(cs)
+		if ok != wantOK {
+			t.Fatalf("ConstrainUpper(%v) = %v, Constrain each = %v\nZ:\n%s", cs, ok, wantOK, z.Matrix())
+		}
+		if !ok {
+			empties++
+			if !got.IsEmpty() {
+				t.Fatalf("empty result not marked")
+			}
+			continue
+		}
+		if !got.IsClosed() || !got.Equal(want) {
+			t.Fatalf("ConstrainUpper(%v) differs from Constrain each\nZ:\n%s\ngot:\n%s\nwant:\n%s", cs, z.Matrix(), got.Matrix(), want.Matrix())
+		}
+	}
+	if empties == 0 {
+		t.Error("no bounds cut a zone empty")
+	}
+}

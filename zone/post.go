@@ -47,6 +47,9 @@ func (st *Stepper) applyInvariants(locs, vars []int32, z dbm.DBM) (bool, error) 
 	env := st.env
 	env.Vars, env.Locs = vars, locs
 	st.invBuf = st.invBuf[:0]
+	// upper bounds x ≺ c, most of an invariant, are imposed together at
+	// the end (dbm.ConstrainUpper); the others one at a time
+	st.invUpper = st.invUpper[:0]
 	for p, proc := range st.sys.Net.Procs {
 		l := &proc.Locations[locs[p]]
 		if l.InvData != nil {
@@ -65,10 +68,29 @@ func (st *Stepper) applyInvariants(locs, vars []int32, z dbm.DBM) (bool, error) 
 				return false, st.runtimeErr(nil)
 			}
 			st.invBuf = append(st.invBuf, invBound{c.I, c.J, b})
+			if c.J == 0 && c.I != 0 {
+				// z with the bounds put off is empty exactly when z with
+				// this one is (they leave row 0 as it is): say so now,
+				// as one Constrain after another would
+				if !z.UpperFits(c.I, b) {
+					return false, nil
+				}
+				st.invUpper = append(st.invUpper, dbm.Constraint{I: c.I, J: 0, B: b})
+				continue
+			}
+			if len(st.invUpper) > 0 {
+				if !z.ConstrainUpper(st.invUpper) {
+					return false, nil
+				}
+				st.invUpper = st.invUpper[:0]
+			}
 			if !z.Constrain(c.I, c.J, b) {
 				return false, nil
 			}
 		}
+	}
+	if len(st.invUpper) > 0 && !z.ConstrainUpper(st.invUpper) {
+		return false, nil
 	}
 	st.anyStopped = st.sys.Net.Stopped(env, locs, st.stopped)
 	if env.Err != nil {

@@ -58,9 +58,10 @@ type Stepper struct {
 	odometer         []int32
 
 	// scratch for post
-	invBuf []invBound
-	upper  []dbm.Bound
-	tmpZ   dbm.DBM
+	invBuf   []invBound
+	invUpper []dbm.Constraint // applyInvariants' upper bounds, imposed together
+	upper    []dbm.Bound
+	tmpZ     dbm.DBM
 	// stopped marks the clocks stopped in the state applyInvariants last
 	// saw (stopwatches); anyStopped says whether there is one.
 	stopped    []bool

@@ -241,22 +241,16 @@ func (d DBM) ExtraLUPlus(l, u []int32) {
 			changed = true
 		}
 	}
-	d.finishExtraFree("ExtraLUPlus", changed, free)
+	d.finishExtraFree("ExtraLUPlus", changed, free, true)
 }
 
-func (d DBM) finishExtra(op string, changed bool) {
-	if changed && !d.Close() {
-		panic("dbm: " + op + ": extrapolation produced an empty zone (input was empty or not closed)")
-	}
-	if debug {
-		d.check(op)
-	}
-}
+func (d DBM) finishExtra(op string, changed bool) { d.finishExtraFree(op, changed, 0, false) }
 
-// finishExtraFree is finishExtra for an extrapolation that knows which rows
-// below 64 it left < ∞ everywhere but on the diagonal (free, as for close).
-func (d DBM) finishExtraFree(op string, changed bool, free uint64) {
-	if changed && !d.close(free, true) {
+// finishExtraFree closes d after an extrapolation that changed it. When
+// known is set, free names the rows below 64 the extrapolation left < ∞
+// everywhere but on the diagonal (as for close).
+func (d DBM) finishExtraFree(op string, changed bool, free uint64, known bool) {
+	if changed && !d.close(free, known) {
 		panic("dbm: " + op + ": extrapolation produced an empty zone (input was empty or not closed)")
 	}
 	if debug {

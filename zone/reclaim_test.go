@@ -15,22 +15,19 @@ import (
 // whose ancestors were evicted.
 func TestEvictedZonesAreReused(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		path  string
-		n     int64
-		order zone.Order
+		name      string
+		path      string
+		over      map[string]int64
+		order     zone.Order
+		wantReuse bool // must reuse some bytes
 	}{
-		{"fddi-8-bfs", "../testdata/fddi.yaml", 8, zone.BFS},
-		{"fddi-8-dfs", "../testdata/fddi.yaml", 8, zone.DFS},
-		{"fischer-6", "../testdata/fischer.yaml", 6, zone.BFS},
-		{"search-order-mistake", "testdata/search-order-mistake.yaml", 10, zone.BFS},
+		{"fddi-8-bfs", "../testdata/fddi.yaml", map[string]int64{"N": 8}, zone.BFS, true},
+		{"fddi-8-dfs", "../testdata/fddi.yaml", map[string]int64{"N": 8}, zone.DFS, false},
+		{"fischer-6", "../testdata/fischer.yaml", map[string]int64{"N": 6}, zone.BFS, false},
+		{"search-order-mistake", "testdata/search-order-mistake.yaml", map[string]int64{"K": 10}, zone.BFS, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			over := map[string]int64{"N": tc.n}
-			if tc.name == "search-order-mistake" {
-				over = map[string]int64{"K": tc.n}
-			}
-			sys := zone.NewSystem(compile(t, tc.path, over))
+			sys := zone.NewSystem(compile(t, tc.path, tc.over))
 			type run struct {
 				res    zone.Result
 				reused uint64
@@ -72,7 +69,7 @@ func TestEvictedZonesAreReused(t *testing.T) {
 			if off.reused != 0 {
 				t.Fatalf("%d bytes reused with reuse off", off.reused)
 			}
-			if tc.order == zone.BFS && tc.name != "fischer-6" && on.reused == 0 {
+			if tc.wantReuse && on.reused == 0 {
 				t.Fatalf("no evicted zone reused (explored %d, stored %d)", on.res.Explored, on.res.Stored)
 			}
 			if !slices.EqualFunc(on.path, off.path, func(a, b zone.Move) bool { return slices.Equal(a, b) }) {

@@ -48,6 +48,12 @@ type Config struct {
 	Name string
 	Opts queries.Options
 	Via  string
+	// Together checks the sup queries (but those marked slow) in the
+	// exploration the E<> and A[] queries share, as the rows of a sweep
+	// are checked: one exploration of the whole graph, in which the
+	// E<>/A[] goals skip the successors the passed list covers
+	// (zone.Options.MarkCovered). Otherwise each sup query runs alone.
+	Together bool
 }
 
 // Configs are the configurations compared; the first is the baseline.
@@ -71,6 +77,8 @@ var Configs = []Config{
 	{Name: "workers=2+ranked+alu", Opts: queries.Options{Workers: 2, Order: zone.Ranked, Subsumption: zone.ALU}},
 	{Name: "xml", Via: "xml"},
 	{Name: "xta", Via: "xta"},
+	{Name: "together", Together: true},
+	{Name: "together+workers=2+dfs", Together: true, Opts: queries.Options{Workers: 2, Order: zone.DFS}},
 }
 
 // MaxStates bounds every exploration of tcheck (NoneMaxStates that of
@@ -452,10 +460,12 @@ func (r *run) check(f *model.File, c Config, slow []bool, withSlow bool) []*quer
 	out := make([]*queries.Result, len(qs))
 	// E<> and A[] share explorations; each sup query runs on its own,
 	// with its own deadline, so that a slow one cannot starve the others
+	// (but with them under c.Together)
+	together := func(i int) bool { return c.Together && !slow[i] }
 	var sel []*queries.Query
 	var idx []int
 	for i, q := range qs {
-		if q.Kind != syntax.QuerySup {
+		if q.Kind != syntax.QuerySup || together(i) {
 			sel = append(sel, q)
 			idx = append(idx, i)
 		}
@@ -466,7 +476,7 @@ func (r *run) check(f *model.File, c Config, slow []bool, withSlow bool) []*quer
 		}
 	}
 	for i, q := range qs {
-		if q.Kind != syntax.QuerySup || slow[i] && !withSlow {
+		if q.Kind != syntax.QuerySup || together(i) || slow[i] && !withSlow {
 			continue
 		}
 		o := opts

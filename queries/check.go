@@ -564,6 +564,9 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	// bounds, deadlock is under M+); sup/inf accumulators see every
 	// successor.
 	zopts.VisitNew = !wholeGraph
+	// with a sup/inf member, every successor is visited, and the E<>/A[]
+	// goals skip those the passed list covers, as under VisitNew
+	zopts.MarkCovered = wholeGraph
 	// over-approximated deadlock goals are decided on the stored zones,
 	// which contain every reachable valuation under inclusion
 	zopts.VisitExpanded = len(overDead) > 0
@@ -647,7 +650,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 					}
 					continue
 				}
-				if m.decided.Load() || failed.Load() {
+				if v.Covered || m.decided.Load() || failed.Load() {
 					continue
 				}
 				ok, err := checker.Sat(m.goal, v.Locs, v.Vars, v.Zone)

@@ -54,6 +54,10 @@ type expander struct {
 	// meanwhile, since extrapolation works in place.
 	visitNew bool
 	keep     dbm.DBM
+	// markCovered: visit every successor after the inclusion test and
+	// set Visit.Covered on those it drops (Options.MarkCovered); keep
+	// holds the exact zone meanwhile.
+	markCovered bool
 	// visitExpanded: Options.VisitExpanded; inv is the zone it shows
 	visitExpanded bool
 	inv           dbm.DBM
@@ -92,6 +96,7 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 		visit:         visit,
 		maxStates:     opts.Limits.MaxStates,
 		visitNew:      opts.VisitNew && !opts.Hull,
+		markCovered:   opts.MarkCovered && !opts.VisitNew && !opts.Hull,
 		visitExpanded: opts.VisitExpanded,
 		start:         opts.Initial,
 		locs:          make([]int32, sys.NProcs),
@@ -101,7 +106,7 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 		src:           dbm.New(sys.Dim),
 		exact:         dbm.New(sys.Dim),
 	}
-	if e.visitNew {
+	if e.visitNew || e.markCovered {
 		e.keep = dbm.New(sys.Dim)
 	}
 	e.bl, e.bu = e.xp.l, e.xp.u
@@ -248,12 +253,12 @@ func (e *expander) successor(m Move) bool {
 		return true
 	}
 	e.transitions.Add(1)
-	if e.visitNew {
+	if e.visitNew || e.markCovered {
 		e.keep.CopyFrom(e.exact)
 		before := len(e.out)
 		limit := e.store(e.node, idx, e.dlocs, e.dvars, e.exact)
-		if len(e.out) > before {
-			e.v = Visit{Parent: e.graph.node(e.node), Move: m, Locs: e.dlocs, Vars: e.dvars, Zone: e.keep}
+		if covered := len(e.out) == before; !covered || e.markCovered {
+			e.v = Visit{Parent: e.graph.node(e.node), Move: m, Locs: e.dlocs, Vars: e.dvars, Zone: e.keep, Covered: covered}
 			if e.visit(&e.v) {
 				e.reason = Stopped
 				return false

@@ -86,6 +86,13 @@ type Options struct {
 	// It is ignored under Hull, whose stored zones contain valuations that
 	// no visited zone does; sup/inf accumulators do not use it.
 	VisitNew bool
+	// MarkCovered, without VisitNew, still calls the visitor on every
+	// successor, but after the inclusion (or aLU) test, and sets
+	// Visit.Covered on those the passed list dropped: a formula of the
+	// kind VisitNew describes need not be decided on them, while sup/inf
+	// accumulators, which need every exact successor, see them all. It
+	// is ignored under Hull, as VisitNew is.
+	MarkCovered bool
 	// VisitExpanded also calls the visitor on every state taken from the
 	// waiting list, before its successors, with the zone as stored
 	// (abstracted; under symmetry the representative's) within the
@@ -163,6 +170,9 @@ type Visit struct {
 	// state itself, Move is nil and Zone is the stored, abstracted zone
 	// within the invariant.
 	Expanded bool
+	// Covered marks, under Options.MarkCovered, a successor that a
+	// stored zone covers (the passed list did not keep it).
+	Covered bool
 	// stepper, on an expanded visit, is the expanding worker's Stepper,
 	// idle until the visit returns (Checker.SatVisit borrows it)
 	stepper *Stepper

@@ -33,12 +33,12 @@ func (d DBM) MinConstraints(dst []Constraint) []Constraint {
 	m := d.M
 	// scratch on the stack for the usual dimensions: the passed list calls
 	// this for every state it stores
-	var repBuf, repsBuf [64]int
-	var rep, reps []int
+	var repBuf, repsBuf, viaBuf [64]int
+	var rep, reps, via []int
 	if n <= len(repBuf) {
-		rep, reps = repBuf[:n], repsBuf[:0]
+		rep, reps, via = repBuf[:n], repsBuf[:0], viaBuf[:0]
 	} else {
-		rep, reps = make([]int, n), make([]int, 0, n)
+		rep, reps, via = make([]int, n), make([]int, 0, n), make([]int, 0, n)
 	}
 	for i := range rep {
 		rep[i] = -1
@@ -67,7 +67,15 @@ func (d DBM) MinConstraints(dst []Constraint) []Constraint {
 			dst = append(dst, Constraint{I: j, J: r, B: m[j*n+r]})
 		}
 	}
-	for _, i := range reps {
+	// A representative whose row is < ∞ off the diagonal (a clock the
+	// extrapolation freed) makes no edge redundant and has none of its
+	// own: via holds the others, the only candidates for K.
+	for _, k := range reps {
+		if !unboundedRow(m[k*n:k*n+n], k) {
+			via = append(via, k)
+		}
+	}
+	for _, i := range via {
 		for _, j := range reps {
 			if i == j {
 				continue
@@ -86,7 +94,7 @@ func (d DBM) MinConstraints(dst []Constraint) []Constraint {
 					}
 				}
 			}
-			for _, k := range reps {
+			for _, k := range via {
 				if redundant {
 					break
 				}

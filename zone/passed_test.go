@@ -9,8 +9,10 @@ import (
 )
 
 // TestKeyRoundTrip checks that packing a discrete part into a bit string
-// and unpacking it gives it back, for fields of every width (a single
-// value, booleans, small and wide ranges, negative minimums).
+// gives the bits of its fields one after another, least significant
+// first (refKey), and that unpacking gives it back, for fields of every
+// width (a single value, booleans, small and wide ranges, negative
+// minimums).
 func TestKeyRoundTrip(t *testing.T) {
 	net := &model.Network{
 		Vars: []model.Var{
@@ -44,6 +46,9 @@ func TestKeyRoundTrip(t *testing.T) {
 		if len(key) != s.keyLen {
 			t.Fatalf("key of %d bytes, want %d", len(key), s.keyLen)
 		}
+		if want := refKey(s, locs, vars); string(key) != string(want) {
+			t.Fatalf("key %x, want %x", key, want)
+		}
 		s.decodeKey(key, gl, gv)
 		for i := range locs {
 			if gl[i] != locs[i] {
@@ -56,6 +61,24 @@ func TestKeyRoundTrip(t *testing.T) {
 			}
 		}
 	}
+}
+
+// refKey packs locs and vars one bit at a time: the reference for
+// appendKey.
+func refKey(s *System, locs, vars []int32) []byte {
+	var key []byte
+	pos := 0
+	for k, x := range append(append([]int32(nil), locs...), vars...) {
+		u := uint32(x - s.offset[k])
+		for b := range int(s.bits[k]) {
+			if pos%8 == 0 {
+				key = append(key, 0)
+			}
+			key[pos/8] |= byte(u>>b&1) << (pos % 8)
+			pos++
+		}
+	}
+	return key
 }
 
 // TestPassedListInclusion checks the passed list's inclusion both ways,

@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"encoding/binary"
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
 )
@@ -160,28 +161,33 @@ func (s *System) InitialDiscrete() (locs, vars []int32) {
 // packing it tightly matters for memory (a model with many booleans stores
 // one bit for each).
 func (s *System) appendKey(buf []byte, locs, vars []int32) []byte {
+	// Fields are at most 32 bits wide and fewer than 32 bits wait in acc
+	// between fields, so acc never overflows; whole 32-bit words leave
+	// it little-endian, the same bytes as one byte at a time.
 	var acc uint64
 	n := uint(0)
-	k := 0
-	put := func(x int32) {
-		b := uint(s.bits[k])
-		acc |= uint64(uint32(x-s.offset[k])) << n
-		n += b
-		k++
-		for n >= 8 {
-			buf = append(buf, byte(acc))
-			acc >>= 8
-			n -= 8
+	bits := s.bits[:len(locs)+len(vars)]
+	off := s.offset[:len(bits)]
+	for k, x := range locs {
+		acc |= uint64(uint32(x-off[k])) << n
+		if n += uint(bits[k]); n >= 32 {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(acc))
+			acc >>= 32
+			n -= 32
 		}
 	}
-	for _, x := range locs {
-		put(x)
+	bits, off = bits[len(locs):], off[len(locs):]
+	for k, x := range vars {
+		acc |= uint64(uint32(x-off[k])) << n
+		if n += uint(bits[k]); n >= 32 {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(acc))
+			acc >>= 32
+			n -= 32
+		}
 	}
-	for _, x := range vars {
-		put(x)
-	}
-	if n > 0 {
+	for ; n > 0; n -= min(n, 8) {
 		buf = append(buf, byte(acc))
+		acc >>= 8
 	}
 	return buf
 }
@@ -191,25 +197,28 @@ func (s *System) decodeKey(key []byte, locs, vars []int32) {
 	var acc uint64
 	n := uint(0)
 	p := 0
-	k := 0
-	get := func() int32 {
-		b := uint(s.bits[k])
-		for n < b {
-			acc |= uint64(key[p]) << n
-			p++
-			n += 8
+	get := func(b uint, off int32) int32 {
+		if n < b {
+			// refill: up to 4 bytes at once leaves acc below 64 bits
+			for n <= 32 && p < len(key) {
+				acc |= uint64(key[p]) << n
+				p++
+				n += 8
+			}
 		}
-		x := int32(uint32(acc&(1<<b-1))) + s.offset[k]
+		x := int32(uint32(acc&(1<<b-1))) + off
 		acc >>= b
 		n -= b
-		k++
 		return x
 	}
+	bits := s.bits[:len(locs)+len(vars)]
+	off := s.offset[:len(bits)]
 	for i := range locs {
-		locs[i] = get()
+		locs[i] = get(uint(bits[i]), off[i])
 	}
+	bits, off = bits[len(locs):], off[len(locs):]
 	for i := range vars {
-		vars[i] = get()
+		vars[i] = get(uint(bits[i]), off[i])
 	}
 }
 

@@ -28,6 +28,17 @@ type Checker struct {
 	dead       *dbm.Federation // deadlocked part of zone, computed lazily
 	deadFed    dbm.Federation
 	err        error
+	// lits[d] is the goal stack of sat at recursion depth d (scratch: a
+	// formula is decided on every successor of a search)
+	lits [][]literal
+}
+
+// goals returns the empty goal stack of depth d.
+func (c *Checker) goals(d int) []literal {
+	for len(c.lits) <= d {
+		c.lits = append(c.lits, make([]literal, 0, 16))
+	}
+	return c.lits[d][:0]
 }
 
 // NewChecker returns a formula checker for sys.
@@ -91,13 +102,15 @@ func (c *Checker) Zones(f *model.Formula, locs, vars []int32, z dbm.DBM, fn func
 	c.env.Vars, c.env.Locs = vars, locs
 	start := c.get()
 	start.CopyFrom(z)
-	c.sat(start, []literal{{f, true}}, fn)
+	c.sat(start, append(c.goals(0), literal{f, true}), 0, fn)
 	return c.err
 }
 
 // sat explores the conjunction goals over zone z (which it may modify) and
-// returns false when fn asked to stop or an error occurred.
-func (c *Checker) sat(z dbm.DBM, goals []literal, fn func(dbm.DBM) bool) bool {
+// returns false when fn asked to stop or an error occurred. goals is the
+// stack of depth (c.lits[depth]); a branch goes on with a copy at depth+1.
+func (c *Checker) sat(z dbm.DBM, goals []literal, depth int, fn func(dbm.DBM) bool) bool {
+	defer func() { c.lits[depth] = goals[:0] }() // keep what it grew to
 	for len(goals) > 0 {
 		g := goals[len(goals)-1]
 		goals = goals[:len(goals)-1]
@@ -146,8 +159,8 @@ func (c *Checker) sat(z dbm.DBM, goals []literal, fn func(dbm.DBM) bool) bool {
 			for _, a := range f.Args {
 				zz := c.get()
 				zz.CopyFrom(z)
-				sub := append(goals[:len(goals):len(goals)], literal{a, g.pos})
-				if !c.sat(zz, sub, fn) {
+				sub := append(append(c.goals(depth+1), goals...), literal{a, g.pos})
+				if !c.sat(zz, sub, depth+1, fn) {
 					return false
 				}
 				c.used = mark
@@ -173,7 +186,7 @@ func (c *Checker) sat(z dbm.DBM, goals []literal, fn func(dbm.DBM) bool) bool {
 					c.used = mark
 					continue
 				}
-				if !c.sat(zz, goals[:len(goals):len(goals)], fn) {
+				if !c.sat(zz, append(c.goals(depth+1), goals...), depth+1, fn) {
 					return false
 				}
 				c.used = mark

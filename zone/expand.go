@@ -74,6 +74,7 @@ type expander struct {
 	locs, vars, dlocs, dvars []int32
 	src, exact               dbm.DBM
 	key                      []byte
+	srcKey                   []byte // the key of node, (locs, vars) packed
 	one                      []dbm.DBM
 	v                        Visit
 
@@ -128,7 +129,13 @@ func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.D
 	if e.sym != nil {
 		return e.storeSymmetric(parent, moveIdx, l, vv, work)
 	}
-	e.key = e.sys.appendKey(e.key[:0], l, vv)
+	if parent != noNode && parent == e.node {
+		// a successor of the state being expanded: its key patched
+		e.key = append(e.key[:0], e.srcKey...)
+		e.sys.patchKey(e.key, e.locs, e.vars, l, vv)
+	} else {
+		e.key = e.sys.appendKey(e.key[:0], l, vv)
+	}
 	parts, split := e.xp.apply(work, l)
 	if !split {
 		if n, ok := e.passed.insert(e.key, work, parent, moveIdx); ok {
@@ -199,7 +206,8 @@ func (e *expander) expand(node nodeID) (StopReason, error) {
 	if s.ranked {
 		atomic.OrUint32(&r.flags, expandedFlag)
 	}
-	e.sys.decodeKey(s.key(r.key), e.locs, e.vars)
+	e.srcKey = append(e.srcKey[:0], s.key(r.key)...)
+	e.sys.decodeKey(e.srcKey, e.locs, e.vars)
 	s.zoneOf(r).load(e.src)
 	e.node, e.moveIdx, e.reason, e.err = node, 0, Completed, nil
 	e.explored.Add(1)

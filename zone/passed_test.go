@@ -2,6 +2,7 @@ package zone
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tcheck/tcheck/dbm"
@@ -10,7 +11,8 @@ import (
 
 // TestKeyRoundTrip checks that packing a discrete part into a bit string
 // gives the bits of its fields one after another, least significant
-// first (refKey), and that unpacking gives it back, for fields of every
+// first (refKey), as patching the key of another does, and that
+// unpacking gives it back, for fields of every
 // width (a single value, booleans, small and wide ranges, negative
 // minimums).
 func TestKeyRoundTrip(t *testing.T) {
@@ -48,6 +50,21 @@ func TestKeyRoundTrip(t *testing.T) {
 		}
 		if want := refKey(s, locs, vars); string(key) != string(want) {
 			t.Fatalf("key %x, want %x", key, want)
+		}
+		// the key of a state that differs in some fields, patched
+		pl, pv := slices.Clone(locs), slices.Clone(vars)
+		for range rng.IntN(4) {
+			if k := rng.IntN(len(pl) + len(pv)); k < len(pl) {
+				pl[k] = int32(rng.IntN(len(net.Procs[k].Locations)))
+			} else {
+				v := net.Vars[k-len(pl)]
+				pv[k-len(pl)] = int32(int64(v.Min) + rng.Int64N(int64(v.Max)-int64(v.Min)+1))
+			}
+		}
+		patched := slices.Clone(key)
+		s.patchKey(patched, locs, vars, pl, pv)
+		if want := refKey(s, pl, pv); string(patched) != string(want) {
+			t.Fatalf("patched key %x, want %x", patched, want)
 		}
 		s.decodeKey(key, gl, gv)
 		for i := range locs {

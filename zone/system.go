@@ -91,9 +91,10 @@ type System struct {
 
 	// packing of the discrete part: one bit field per location then per
 	// variable, each as wide as its range needs (a bool takes one bit)
-	bits   []uint8 // bits per field (0 when the field has a single value)
-	offset []int32 // subtracted before packing (variable minimum, 0 for locations)
-	keyLen int     // bytes
+	bits   []uint8  // bits per field (0 when the field has a single value)
+	offset []int32  // subtracted before packing (variable minimum, 0 for locations)
+	pos    []uint32 // the field's first bit in the key
+	keyLen int      // bytes
 }
 
 // NewSystem prepares net for exploration.
@@ -127,6 +128,7 @@ func NewSystem(net *model.Network) *System {
 	}
 	total := 0
 	for _, b := range s.bits {
+		s.pos = append(s.pos, uint32(total))
 		total += int(b)
 	}
 	s.keyLen = (total + 7) / 8
@@ -190,6 +192,36 @@ func (s *System) appendKey(buf []byte, locs, vars []int32) []byte {
 		acc >>= 8
 	}
 	return buf
+}
+
+// patchKey turns key, the packing of (locs, vars), into the packing of
+// (nlocs, nvars) by rewriting the fields that differ: a successor differs
+// from its source in a few fields of the many (the agreement model has
+// about 150), and comparing costs less than packing.
+func (s *System) patchKey(key []byte, locs, vars, nlocs, nvars []int32) {
+	for k, x := range nlocs {
+		if x != locs[k] {
+			s.putField(key, k, x)
+		}
+	}
+	vars = vars[:len(nvars)]
+	for i, x := range nvars {
+		if x != vars[i] {
+			s.putField(key, len(nlocs)+i, x)
+		}
+	}
+}
+
+// putField writes field k of a packed key.
+func (s *System) putField(key []byte, k int, x int32) {
+	b, p := uint(s.bits[k]), uint(s.pos[k])
+	v := uint64(uint32(x-s.offset[k])) << (p % 8)
+	mask := uint64(1<<b-1) << (p % 8)
+	for i := p / 8; mask != 0; i++ {
+		key[i] = key[i]&^byte(mask) | byte(v)
+		mask >>= 8
+		v >>= 8
+	}
 }
 
 // decodeKey unpacks key into locs and vars (of lengths NProcs and NVars).

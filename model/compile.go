@@ -37,6 +37,7 @@ type netState struct {
 	procs      []*procInfo
 	frameSize  int // largest frame of one function
 	frameTotal int // sum of all frames: NewEnv's stack size (no recursion)
+	specials   int // calls' specialisations compiled (stmt.go specialise)
 }
 
 func (n *Network) state() *netState {
@@ -67,6 +68,7 @@ type compiler struct {
 	text       Text // the snippet being compiled, for positions
 	nedges     int
 	work       int // quantifier bodies compiled (bounded by maxWork)
+	nspecs     int // functions specialised (bounded by maxSpecs)
 	// resetsOf maps {process, edge} to the clocks its update resets.
 	resetsOf map[[2]int][]int
 	// maxReset bounds the values clocks are reset to (the clock bounds of

@@ -23,6 +23,24 @@ type function struct {
 	compiling bool
 	pos       Pos
 	text      Text
+	// decl and names let a call with constant arguments compile the body
+	// again with the parameters bound to them (specialise); names is the
+	// declaring scope as it stood then, flattened, so that later
+	// declarations cannot change what a name in the body refers to.
+	decl  *syntax.FuncDecl
+	names *scope
+	// specs are the specialisations by argument values (nil: the body did
+	// not compile with them; calls use the general function).
+	specs map[string]*special
+}
+
+// special is a function compiled for constant arguments: the parameters
+// are constants there, so indices fold to fixed addresses and no argument
+// is copied into a frame. A body that is one return statement is a plain
+// expression (ret), evaluated without a frame.
+type special struct {
+	fn  *function
+	ret func(*Env) int32 // the returned value, checked as return does; nil: call fn.body
 }
 
 type fparam struct {
@@ -63,9 +81,10 @@ func (c *compiler) funcDecl(sc *scope, d *syntax.FuncDecl) error {
 	if res.kind != kVoid && !res.isData() {
 		return c.errAt(d.Result.Pos, "function %s must return int, bool or void, not %s", d.Name, res)
 	}
-	f := &function{name: d.Name, res: res, pos: c.text.At(d.Pos), text: c.text}
+	f := &function{name: d.Name, res: res, pos: c.text.At(d.Pos), text: c.text, decl: d}
 	sym := &symbol{name: d.Name, kind: symFunc, fn: f, pos: f.pos}
 	sc.syms[d.Name] = sym
+	f.names = flatten(sc)
 	if d.Body == nil {
 		return c.errAt(d.Pos, "function %s has no body", d.Name)
 	}
@@ -109,6 +128,132 @@ func (c *compiler) funcDecl(sc *scope, d *syntax.FuncDecl) error {
 	}
 	c.st.frameTotal += f.frameSize
 	return nil
+}
+
+// flatten returns one scope holding what sc resolves now (the innermost
+// symbol of each name).
+func flatten(sc *scope) *scope {
+	n := 0
+	for s := sc; s != nil; s = s.parent {
+		n += len(s.syms)
+	}
+	out := &scope{syms: make(map[string]*symbol, n)}
+	for s := sc; s != nil; s = s.parent {
+		for name, sym := range s.syms {
+			if _, ok := out.syms[name]; !ok {
+				out.syms[name] = sym
+			}
+		}
+	}
+	return out
+}
+
+// specialiseCalls enables specialise (tests compare with it off).
+var specialiseCalls = true
+
+// Bounds on the specialisations: per function, and per compiler.
+const (
+	maxSpecsPerFunc = 64
+	maxSpecs        = 4096
+)
+
+// specialise returns f compiled with its parameters bound to the constant
+// vals, or nil where that is not possible: a parameter that is not a
+// plain int or bool by value (a reference, an array, a struct, a scalar
+// set, whose symmetry must not meet constants), a body that does not
+// compile so (it assigns a parameter; constant folding meets an error
+// that the general function would raise only if it ran there), or a
+// bound reached. The specialisation computes what the general function
+// computes, with the same runtime errors at the same positions: every
+// expression folded was folded without error, and the rest is compiled
+// as before.
+func (c *compiler) specialise(f *function, vals []int64) *special {
+	if !specialiseCalls || f.decl == nil || f.compiling || len(vals) == 0 {
+		return nil
+	}
+	for _, p := range f.params {
+		if p.ref || p.t.kind == kArray || p.t.hasStruct() || p.t.scalar != 0 || !p.t.isData() {
+			return nil
+		}
+	}
+	key := fmt.Sprint(vals)
+	if sp, ok := f.specs[key]; ok {
+		return sp
+	}
+	if len(f.specs) >= maxSpecsPerFunc || c.nspecs >= maxSpecs {
+		return nil
+	}
+	if f.specs == nil {
+		f.specs = map[string]*special{}
+	}
+	c.nspecs++
+	text, work := c.text, c.work
+	defer func() { c.text, c.work = text, work }()
+	c.text = f.text
+	fsc := newScope(f.names)
+	g := &function{name: f.name, res: f.res, pos: f.pos, text: f.text}
+	fsc.fn = g
+	for i, p := range f.params {
+		fsc.syms[p.name] = &symbol{name: p.name, kind: symConst, t: p.t.withConst(true), vals: []int64{vals[i]}, pos: c.text.At(p.pos)}
+	}
+	f.compiling = true
+	defer func() { f.compiling = false }()
+	sp := &special{fn: g}
+	if b := f.decl.Body; len(b.Stmts) == 1 && f.res.kind != kVoid {
+		if r, ok := b.Stmts[0].(*syntax.ReturnStmt); ok && r.Value != nil {
+			v, err := c.data(&ctx{sc: newScope(fsc)}, r.Value)
+			if err != nil || v.effects {
+				f.specs[key] = nil
+				return nil
+			}
+			vf := v.fn
+			if f.res.kind == kBool {
+				sp.ret = func(e *Env) int32 { return b2i(vf(e) != 0) }
+			} else {
+				lo, hi, pos, name := int32(f.res.lo), int32(f.res.hi), c.posStr(r.Pos), f.name
+				sp.ret = func(e *Env) int32 {
+					r := vf(e)
+					if r < lo || r > hi {
+						e.fail(pos, "return value %d of %s out of range [%d,%d]", r, name, lo, hi)
+						r = 0
+					}
+					return r
+				}
+			}
+			f.specs[key] = sp
+			c.noteSpecial()
+			return sp
+		}
+	}
+	body, err := c.block(fsc, &stmtCtx{fn: g}, f.decl.Body)
+	if err != nil || g.effects != f.effects || g.resets != f.resets {
+		f.specs[key] = nil
+		return nil
+	}
+	g.body = body
+	if c.st != nil {
+		c.st.frameSize = max(c.st.frameSize, g.frameSize)
+		c.st.frameTotal += g.frameSize
+	}
+	f.specs[key] = sp
+	c.noteSpecial()
+	return sp
+}
+
+// noteSpecial counts a specialisation made (netState.specials).
+func (c *compiler) noteSpecial() {
+	if c.st != nil {
+		c.st.specials++
+	}
+}
+
+// specialiseArgs is specialise for a call whose arguments are the
+// constants consts when allConst.
+func (c *compiler) specialiseArgs(f *function, consts []int64, allConst bool) *special {
+	if !allConst || len(consts) != len(f.params) {
+		return nil
+	}
+	return c.specialise(f, consts)
 }
 
 // paramType returns the type of a parameter including its array dimensions.
@@ -707,9 +852,16 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 	var args []argw
 	extra := 0 // slots after the callee's frame for const reference arguments
 	effects := f.effects
+	// consts holds the arguments' values while every one is a constant
+	// int or bool by value (then the call may be specialised)
+	consts := make([]int64, 0, len(f.params))
+	allConst := true
 	for i, p := range f.params {
 		ax := x.Args[i]
 		off := p.off
+		if p.ref || p.t.kind == kArray || p.t.hasStruct() {
+			allConst = false
+		}
 		if p.ref {
 			r, err := c.refExpr(cx, ax)
 			if p.t.constant && (err != nil || r.space == rsConst) {
@@ -800,6 +952,13 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 			return nil, err
 		}
 		effects = effects || v.effects
+		if allConst = allConst && v.isConst; allConst {
+			if p.t.kind == kBool {
+				consts = append(consts, int64(b2i(v.val != 0)))
+			} else {
+				consts = append(consts, v.val)
+			}
+		}
 		if p.t.kind == kBool {
 			vf := v.fn
 			args = append(args, func(e *Env, base int) { e.frame[base+off] = b2i(vf(e) != 0) })
@@ -836,6 +995,37 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 		if cx.sc.fn != nil {
 			cx.sc.fn.resets = true
 		}
+	}
+	if sp := c.specialiseArgs(f, consts, allConst); sp != nil {
+		if ret := sp.ret; ret != nil {
+			out.fn = func(e *Env) int32 {
+				if !e.step(pos) {
+					return 0
+				}
+				return ret(e)
+			}
+			return out, nil
+		}
+		size, body := sp.fn.frameSize, sp.fn.body
+		out.fn = func(e *Env) int32 {
+			if !e.step(pos) {
+				return 0
+			}
+			base := e.push(size)
+			oldfp := e.fp
+			e.fp = base
+			r := body(e)
+			e.fp = oldfp
+			e.sp = base
+			if r != cRet && hasResult && e.Err == nil {
+				e.fail(pos, "function %s ended without returning a value", fname)
+			}
+			if !hasResult {
+				return 0
+			}
+			return e.ret
+		}
+		return out, nil
 	}
 	out.fn = func(e *Env) int32 {
 		// A call counts against the evaluation budget like a loop

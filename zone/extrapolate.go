@@ -100,9 +100,16 @@ type extrapolator struct {
 	split []dbm.Constraint // SplitDiagonals, under Extra_LU+ only
 	side  []bool           // scratch of apply: the side of each of split
 	fed   dbm.Federation
-	// relevant[c] lists the processes with a location that bounds clock c;
-	// the others contribute nothing to c's local bound.
-	relevant [][]int32
+	// relevant[c] lists the processes with a location that bounds clock c
+	// (the others contribute nothing to c's local bound), each with its
+	// locations' bounds on c, flat: L, U of location 0, then of 1, ...
+	// (computeBounds runs for every successor).
+	relevant [][]relevantProc
+}
+
+type relevantProc struct {
+	p  int32
+	lu []int32
 }
 
 func newExtrapolator(sys *System, cfg Extrapolation) *extrapolator {
@@ -129,12 +136,16 @@ func newExtrapolator(sys *System, cfg Extrapolation) *extrapolator {
 			x.split = append(x.split, dbm.Constraint{I: c.I, J: c.J, B: b})
 		}
 	}
-	x.relevant = make([][]int32, sys.Dim)
+	x.relevant = make([][]relevantProc, sys.Dim)
 	for c := range x.relevant {
 		for p, proc := range sys.Net.Procs {
 			for _, loc := range proc.Locations {
 				if loc.L[c] > model.NoBound || loc.U[c] > model.NoBound {
-					x.relevant[c] = append(x.relevant[c], int32(p))
+					lu := make([]int32, 0, 2*len(proc.Locations))
+					for _, l := range proc.Locations {
+						lu = append(lu, l.L[c], l.U[c])
+					}
+					x.relevant[c] = append(x.relevant[c], relevantProc{int32(p), lu})
 					break
 				}
 			}
@@ -168,10 +179,10 @@ func (x *extrapolator) computeBounds(locs []int32) {
 		if locs == nil {
 			l, u = net.GlobalL[c], net.GlobalU[c]
 		} else {
-			for _, p := range x.relevant[c] {
-				loc := &net.Procs[p].Locations[locs[p]]
-				l = maxBound(l, loc.L[c])
-				u = maxBound(u, loc.U[c])
+			for _, r := range x.relevant[c] {
+				k := 2 * locs[r.p]
+				l = maxBound(l, r.lu[k])
+				u = maxBound(u, r.lu[k+1])
 			}
 		}
 		if x.cfg.ExtraL != nil {

@@ -22,6 +22,12 @@ func FuzzLoadYAML(f *testing.F) {
 	if err != nil || len(semantics) == 0 {
 		f.Fatalf("no semantics models: %v", err)
 	}
+	// calls the compiler specialises (and some it must not)
+	special, err := filepath.Glob("testdata/specialise/*.yaml")
+	if err != nil || len(special) == 0 {
+		f.Fatalf("no specialisation models: %v", err)
+	}
+	semantics = append(semantics, special...)
 	for _, name := range append(modelFiles(f), semantics...) {
 		f.Add(readFile(f, name))
 	}

@@ -247,15 +247,6 @@ func (c *compiler) noteSpecial() {
 	}
 }
 
-// specialiseArgs is specialise for a call whose arguments are the
-// constants consts when allConst.
-func (c *compiler) specialiseArgs(f *function, consts []int64, allConst bool) *special {
-	if !allConst || len(consts) != len(f.params) {
-		return nil
-	}
-	return c.specialise(f, consts)
-}
-
 // paramType returns the type of a parameter including its array dimensions.
 func (c *compiler) paramType(sc *scope, p *syntax.Param) (*typ, error) {
 	t, err := c.typeOf(sc, p.Type)
@@ -996,36 +987,22 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 			cx.sc.fn.resets = true
 		}
 	}
-	if sp := c.specialiseArgs(f, consts, allConst); sp != nil {
-		if ret := sp.ret; ret != nil {
-			out.fn = func(e *Env) int32 {
-				if !e.step(pos) {
-					return 0
+	// body runs in the callee's frame after args fill it: the general
+	// function's, or a specialisation's, which takes no arguments
+	body := f.body
+	if allConst && len(f.params) > 0 {
+		if sp := c.specialise(f, consts); sp != nil {
+			if ret := sp.ret; ret != nil {
+				out.fn = func(e *Env) int32 {
+					if !e.step(pos) {
+						return 0
+					}
+					return ret(e)
 				}
-				return ret(e)
+				return out, nil
 			}
-			return out, nil
+			size, body, args = sp.fn.frameSize, sp.fn.body, nil
 		}
-		size, body := sp.fn.frameSize, sp.fn.body
-		out.fn = func(e *Env) int32 {
-			if !e.step(pos) {
-				return 0
-			}
-			base := e.push(size)
-			oldfp := e.fp
-			e.fp = base
-			r := body(e)
-			e.fp = oldfp
-			e.sp = base
-			if r != cRet && hasResult && e.Err == nil {
-				e.fail(pos, "function %s ended without returning a value", fname)
-			}
-			if !hasResult {
-				return 0
-			}
-			return e.ret
-		}
-		return out, nil
 	}
 	out.fn = func(e *Env) int32 {
 		// A call counts against the evaluation budget like a loop
@@ -1040,7 +1017,7 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 		}
 		oldfp := e.fp
 		e.fp = base
-		r := f.body(e)
+		r := body(e)
 		e.fp = oldfp
 		e.sp = base
 		if r != cRet && hasResult && e.Err == nil {

@@ -2,6 +2,7 @@ package zone
 
 import (
 	"encoding/binary"
+
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
 )
@@ -163,35 +164,33 @@ func (s *System) InitialDiscrete() (locs, vars []int32) {
 // packing it tightly matters for memory (a model with many booleans stores
 // one bit for each).
 func (s *System) appendKey(buf []byte, locs, vars []int32) []byte {
-	// Fields are at most 32 bits wide and fewer than 32 bits wait in acc
-	// between fields, so acc never overflows; whole 32-bit words leave
-	// it little-endian, the same bytes as one byte at a time.
 	var acc uint64
 	n := uint(0)
-	bits := s.bits[:len(locs)+len(vars)]
-	off := s.offset[:len(bits)]
-	for k, x := range locs {
-		acc |= uint64(uint32(x-off[k])) << n
-		if n += uint(bits[k]); n >= 32 {
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(acc))
-			acc >>= 32
-			n -= 32
-		}
-	}
-	bits, off = bits[len(locs):], off[len(locs):]
-	for k, x := range vars {
-		acc |= uint64(uint32(x-off[k])) << n
-		if n += uint(bits[k]); n >= 32 {
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(acc))
-			acc >>= 32
-			n -= 32
-		}
-	}
+	buf, acc, n = packFields(buf, acc, n, locs, s.bits, s.offset)
+	buf, acc, n = packFields(buf, acc, n, vars, s.bits[len(locs):], s.offset[len(locs):])
 	for ; n > 0; n -= min(n, 8) {
 		buf = append(buf, byte(acc))
 		acc >>= 8
 	}
 	return buf
+}
+
+// packFields appends the fields xs (widths bits, minimums off) to the bit
+// string whose last n bits wait in acc. Fields are at most 32 bits wide
+// and fewer than 32 bits wait in acc between fields, so acc never
+// overflows; whole 32-bit words leave it little-endian, the same bytes as
+// one byte at a time.
+func packFields(buf []byte, acc uint64, n uint, xs []int32, bits []uint8, off []int32) ([]byte, uint64, uint) {
+	bits, off = bits[:len(xs)], off[:len(xs)]
+	for k, x := range xs {
+		acc |= uint64(uint32(x-off[k])) << n
+		if n += uint(bits[k]); n >= 32 {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(acc))
+			acc >>= 32
+			n -= 32
+		}
+	}
+	return buf, acc, n
 }
 
 // patchKey turns key, the packing of (locs, vars), into the packing of
@@ -231,7 +230,8 @@ func (s *System) decodeKey(key []byte, locs, vars []int32) {
 	p := 0
 	get := func(b uint, off int32) int32 {
 		if n < b {
-			// refill: up to 4 bytes at once leaves acc below 64 bits
+			// refill while at most 32 bits wait: acc stays below 64 bits
+			// and holds the widest field
 			for n <= 32 && p < len(key) {
 				acc |= uint64(key[p]) << n
 				p++

@@ -218,6 +218,11 @@ func (c *zoneCodec) encode(z dbm.DBM) ([]byte, uint8, bool) {
 		return b, w, false
 	}
 	c.cons = z.MinConstraints(c.cons[:0])
+	return c.encodeCons()
+}
+
+// encodeCons encodes the minimal constraints in c.cons, as encode.
+func (c *zoneCodec) encodeCons() ([]byte, uint8, bool) {
 	w := uint8(1)
 	for _, k := range c.cons {
 		b := k.B
@@ -306,6 +311,96 @@ func minimalWithin(z []byte, w uint8, m []dbm.Bound, n int) bool {
 		}
 	}
 	return true
+}
+
+// minimalSatisfies reports whether the zone of the minimal constraint set
+// z (width w, dimension len(dist)) satisfies every constraint of cs: with
+// cs the minimal constraints of a closed zone Z, whether z's zone ⊆ Z
+// (the clocks of both are ≥ 0). It decides this without decoding z: the
+// closed form of z is the shortest paths in its constraint graph (an edge
+// i → j of weight b for each constraint x_i − x_j ≺ b, and 0 → x of ≤0
+// for each implicit x ≥ 0), and z's zone satisfies x_i − x_j ≺ b iff the
+// shortest path from i to j is at most b. A constraint is first looked up
+// as an edge of z; the others are decided by Bellman–Ford from their I
+// (the paths in a minimal graph are short, so a few rounds over its
+// edges settle them). O(len(cs) · len(z)) for the common case where every
+// constraint is an edge; O(Dim · len(z)) per other source at worst,
+// against O(len(z) · Dim²) for decoding z (Bengtsson & Yi 2004: the
+// closure of a DBM is its graph's shortest paths).
+//
+// dist is scratch of the dimension's length. The eviction test of the
+// passed list, where a new zone is compared with the zones stored for its
+// discrete part, is the caller: on the agreement model's large rows it
+// was a tenth of the time when it decoded.
+func minimalSatisfies(z []byte, w uint8, cs []dbm.Constraint, dist []dbm.Bound) bool {
+	step := 2 + int(w)
+	src := -1 // the source dist holds the shortest paths from
+outer:
+	for _, c := range cs {
+		if c.I == 0 && c.B >= dbm.LEZero {
+			continue // implied by x_j ≥ 0
+		}
+		for k := 0; k+step <= len(z); k += step {
+			r := z[k : k+step]
+			if int(r[0]) == c.I && int(r[1]) == c.J {
+				if minimalBound(r, w) <= c.B {
+					continue outer
+				}
+				break
+			}
+		}
+		if c.I != src {
+			src = c.I
+			shortestFrom(z, w, src, dist)
+		}
+		d := dist[c.J]
+		if c.J != 0 && dist[0] < d {
+			d = dist[0] // through 0 and the implicit 0 → x_j
+		}
+		if d > c.B {
+			return false
+		}
+	}
+	return true
+}
+
+// shortestFrom sets dist to the lengths of the shortest paths from src in
+// the constraint graph of the minimal set z (see minimalSatisfies), except
+// that a path whose last edge is an implicit 0 → x is left to the caller:
+// dist[x] may exceed dist[0] for x ≥ 1. Bellman–Ford: the zone is not
+// empty, so there is no negative cycle and a round that changes nothing
+// ends it.
+func shortestFrom(z []byte, w uint8, src int, dist []dbm.Bound) {
+	for x := range dist {
+		dist[x] = dbm.LTInf
+	}
+	dist[src] = dbm.LEZero
+	step := 2 + int(w)
+	for range dist {
+		changed := false
+		d0 := dist[0]
+		for k := 0; k+step <= len(z); k += step {
+			r := z[k : k+step]
+			a, b := int(r[0]), int(r[1])
+			da := dist[a]
+			if a != 0 && d0 < da {
+				da = d0 // 0 → x_a is an implicit edge of weight ≤0
+			}
+			if da == dbm.LTInf {
+				continue
+			}
+			if v := da.Add(minimalBound(r, w)); v < dist[b] {
+				dist[b] = v
+				changed = true
+				if b == 0 {
+					d0 = v
+				}
+			}
+		}
+		if !changed {
+			return
+		}
+	}
 }
 
 // arena hands out slices from large chunks, so that stored zones and moves

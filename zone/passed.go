@@ -31,8 +31,9 @@ type passedList struct {
 	alu  bool
 	l, u []int32
 	row0 []dbm.Bound
-	// decoded caches decoded minimal zones (nil: none).
+	// decoded caches decoded minimal zones (nil: none) for the aLU tests.
 	decoded *decodedCache
+	dist    []dbm.Bound // scratch of within
 	// reclaim: an evicted node's zone bytes go back to the store for the
 	// next zone of the same length. Only the search that owns the list
 	// sets it, where nothing reads the zone of an evicted node again: one
@@ -60,7 +61,7 @@ func newPassedList(dim int, full, hull bool) *passedList {
 // graph is set by the caller), with a cache of decoded zones of at most
 // cacheBytes, and of cacheSmall whatever the number of nodes.
 func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall int, seed maphash.Seed, shard uint64, shardBits uint) *passedList {
-	p := &passedList{dim: dim, hull: hull, seed: seed, codec: newZoneCodec(dim, full)}
+	p := &passedList{dim: dim, hull: hull, seed: seed, codec: newZoneCodec(dim, full), dist: make([]dbm.Bound, dim)}
 	p.nodes = newNodeStore(dim*dim*4, shard, shardBits)
 	p.keys.layout = segLayout{first: 6, last: 16}
 	p.slots = make([]uint32, 16)
@@ -193,11 +194,12 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 		rank = int(p.graph.rank(parent))
 	}
 	prev := (*nodeRec)(nil)
+	haveCons := false // p.codec.cons holds z's minimal constraints
 	for i := kr.head; i != 0; {
 		r := s.recs.at(uint64(i - 1))
 		next := r.next
 		sz := s.zoneOf(r)
-		if p.alu && p.aluEvicts(sz, i-1, z) || !p.alu && p.within(sz, i-1, z) {
+		if p.alu && p.aluEvicts(sz, i-1, z) || !p.alu && p.within(sz, z, &haveCons) {
 			if s.ranked && atomic.LoadUint32(&r.flags)&expandedFlag != 0 {
 				// a mistake: the evicted zone was expanded, and its
 				// successors may be waiting; the new zone ranks above
@@ -222,28 +224,43 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 		}
 		i = next
 	}
-	n := p.add(kr, z, parent, moveIdx)
+	n := p.add(kr, z, parent, moveIdx, haveCons)
 	if s.ranked {
 		*s.ranks.at(uint64(n >> s.shardBits)) = uint8(rank)
 	}
 	return n, true
 }
 
-// within reports whether the stored zone sz (of the node at index i) ⊆ z.
-func (p *passedList) within(sz storedZone, i uint32, z dbm.DBM) bool {
+// within reports whether the stored zone sz ⊆ z. A minimal stored zone is
+// not decoded: z's minimal constraints, computed the first time (and then
+// *haveCons set), are checked on its constraint graph (minimalSatisfies);
+// add encodes z from them.
+func (p *passedList) within(sz storedZone, z dbm.DBM, haveCons *bool) bool {
 	if !sz.maybeWithin(z.M, p.dim) {
 		return false
 	}
 	if !sz.minimal {
 		return true
 	}
-	return boundsWithin(p.loadZone(sz, i).M, z.M)
+	if !*haveCons {
+		p.codec.cons = z.MinConstraints(p.codec.cons[:0])
+		*haveCons = true
+	}
+	return minimalSatisfies(sz.b, sz.width, p.codec.cons, p.dist)
 }
 
-// add stores z as a new node at the head of kr's chain.
-func (p *passedList) add(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32) nodeID {
+// add stores z as a new node at the head of kr's chain; haveCons: the
+// codec's constraints are z's minimal constraints already (see within).
+func (p *passedList) add(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, haveCons bool) nodeID {
 	s := p.nodes
-	b, w, minimal := p.codec.encode(z)
+	var b []byte
+	var w uint8
+	var minimal bool
+	if haveCons {
+		b, w, minimal = p.codec.encodeCons()
+	} else {
+		b, w, minimal = p.codec.encode(z)
+	}
 	zw, dst := s.alloc(len(b))
 	copy(dst, b)
 	if len(b) > maxZoneLen {
@@ -291,7 +308,7 @@ func (p *passedList) insertHull(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx in
 	p.stored--
 	old := kr.head - 1
 	kr.head = 0
-	n := p.add(kr, h, parent, moveIdx)
+	n := p.add(kr, h, parent, moveIdx, false)
 	if s := p.nodes; s.ranked {
 		// the hull replaces the stored zone: it ranks above it if that
 		// was expanded

@@ -171,6 +171,59 @@ func TestMinimalStorageRoundTrip(t *testing.T) {
 	}
 }
 
+// TestEvictionTestIsInclusion checks the eviction test of the passed
+// list, which decides a stored minimal zone ⊆ a new zone on the stored
+// constraint graph without decoding it (minimalSatisfies), against the
+// inclusion of the matrices, on pairs where inclusion is common: the
+// second zone is the first one loosened (delay, a freed clock, the hull
+// with a third zone) or tightened, besides independent pairs.
+func TestEvictionTestIsInclusion(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	counts := [2]int{}
+	for k := range 20000 {
+		dim := 2 + rng.IntN(9)
+		a := randomZone(rng, dim)
+		b := a.Clone()
+		switch k % 5 {
+		case 0:
+			b = randomZone(rng, dim)
+		case 1:
+			b.Up()
+		case 2:
+			b.Free(1 + rng.IntN(dim-1))
+		case 3:
+			b.ConvexHull(randomZone(rng, dim))
+		case 4:
+			i, j := rng.IntN(dim), rng.IntN(dim)
+			if i != j && !b.Constrain(i, j, b.At(i, j)-2) {
+				b = a.Clone()
+			}
+		}
+		c := newZoneCodec(dim, false)
+		data, w, min := c.encode(a)
+		stored := storedZone{b: data, width: w, minimal: min}
+		p := newPassedList(dim, false, false)
+		haveCons := false
+		got := p.within(stored, b, &haveCons)
+		want := a.SubsetEq(b)
+		if got != want {
+			t.Fatalf("stored %v ⊆ %v: eviction test says %v, matrices %v", a, b, got, want)
+		}
+		// and minimalSatisfies alone, without the maybeWithin filter
+		if got := minimalSatisfies(data, w, b.MinConstraints(nil), make([]dbm.Bound, dim)); got != want {
+			t.Fatalf("stored %v satisfies the constraints of %v: %v, matrices say ⊆ is %v", a, b, got, want)
+		}
+		if want {
+			counts[1]++
+		} else {
+			counts[0]++
+		}
+	}
+	if counts[0] < 2000 || counts[1] < 2000 {
+		t.Fatalf("too few cases of one outcome (not included, included): %v", counts)
+	}
+}
+
 // randomZone returns a random closed non-empty zone with small constants
 // (equalities, strict bounds and unbounded clocks included).
 func randomZone(rng *rand.Rand, dim int) dbm.DBM {

@@ -19,9 +19,37 @@ type passedStore interface {
 	storedCount() int64
 	// coversAny reports whether a stored zone of key covers one of zs.
 	coversAny(key []byte, zs []dbm.DBM) bool
+	// coverExact reports whether a stored zone of key covers z, a
+	// successor before its abstraction (passedList.coverExactHashed),
+	// and returns the key's reference for insertAt.
+	coverExact(key []byte, z dbm.DBM) (keyRef, bool)
+	// insertAt stores z, the abstraction of a successor that coverExact
+	// found uncovered under ref's key, evicting the stored zones it
+	// covers; it returns the new node, or false.
+	insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool)
+}
+
+// keyRef is a discrete part looked up by coverExact: its hash and its
+// index in its passed list's keys (stable: keys are never removed).
+type keyRef struct {
+	h uint64
+	k int
 }
 
 func (p *passedList) storedCount() int64 { return p.stored }
+
+func (p *passedList) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
+	h := maphash.Bytes(p.seed, key)
+	k, ok := p.coverExactHashed(key, h, z)
+	return keyRef{h, k}, ok
+}
+
+// insertAt needs no second inclusion test: nothing was stored since
+// coverExact, and a zone that covers nothing of z covers nothing of the
+// abstraction of z.
+func (p *passedList) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
+	return p.insertAtKey(ref.k, z, parent, moveIdx, false)
+}
 
 func (p *passedList) coversAny(key []byte, zs []dbm.DBM) bool {
 	return p.coversAnyHashed(key, maphash.Bytes(p.seed, key), zs)
@@ -63,6 +91,11 @@ type expander struct {
 	inv           dbm.DBM
 	// start is Options.Initial (nil: the initial state).
 	start *Start
+	// exactFirst: test a successor's inclusion before abstracting it
+	// (store); not under the convex hull, diagonal splitting (the parts
+	// are the states) or symmetry (the representative of the abstracted
+	// zone is stored).
+	exactFirst bool
 
 	out []nodeID // nodes stored by the last initial or expand call
 
@@ -118,6 +151,7 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 			e.bl, e.bu = slices.Clone(e.xp.l), slices.Clone(e.xp.u)
 		}
 	}
+	e.exactFirst = !opts.Hull && e.sym == nil && !e.xp.splits()
 	e.succ = e.successor
 	return e
 }
@@ -135,6 +169,19 @@ func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.D
 		e.sys.patchKey(e.key, e.locs, e.vars, l, vv)
 	} else {
 		e.key = e.sys.appendKey(e.key[:0], l, vv)
+	}
+	if e.exactFirst {
+		// the inclusion test before the abstraction (coverExact): most
+		// successors are covered, and are not abstracted
+		e.xp.prepare(l)
+		ref, covered := e.passed.coverExact(e.key, work)
+		if !covered {
+			e.xp.abstract(work)
+			if n, ok := e.passed.insertAt(ref, work, parent, moveIdx); ok {
+				e.out = append(e.out, n)
+			}
+		}
+		return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
 	}
 	parts, split := e.xp.apply(work, l)
 	if !split {

@@ -207,6 +207,34 @@ func (x *extrapolator) computeBounds(locs []int32) {
 	x.l[0], x.u[0], x.m[0] = 0, 0, 0
 }
 
+// splits reports whether apply may split a zone (diagonal constraints).
+func (x *extrapolator) splits() bool {
+	return x.cfg.Kind != ExtraNone && (len(x.diags) > 0 || len(x.split) > 0)
+}
+
+// prepare sets the bounds for the location vector locs (the aLU
+// subsumption reads them too), as apply does first.
+func (x *extrapolator) prepare(locs []int32) {
+	if x.cfg.Kind != ExtraNone && x.cfg.Local {
+		x.computeBounds(locs)
+	}
+}
+
+// abstract is apply after prepare, where the extrapolation does not
+// split (splits is false).
+func (x *extrapolator) abstract(z dbm.DBM) {
+	switch x.cfg.Kind {
+	case ExtraLUPlus:
+		z.ExtraLUPlus(x.l, x.u)
+	case ExtraLU:
+		z.ExtraLU(x.l, x.u)
+	case ExtraMPlus:
+		z.ExtraMPlus(x.m)
+	case ExtraM:
+		z.ExtraM(x.m)
+	}
+}
+
 // apply abstracts z (closed, non-empty) in place for the location vector
 // locs. When diagonal splitting is in force it returns the parts as a
 // federation (z is then unspecified) and split = true.
@@ -214,9 +242,7 @@ func (x *extrapolator) apply(z dbm.DBM, locs []int32) (parts []dbm.DBM, split bo
 	if x.cfg.Kind == ExtraNone {
 		return nil, false
 	}
-	if x.cfg.Local {
-		x.computeBounds(locs)
-	}
+	x.prepare(locs)
 	if len(x.diags) > 0 {
 		x.fed.Zones = x.fed.Zones[:0]
 		x.fed = z.ExtraMDiagonal(x.m, x.diags, x.fed)
@@ -246,15 +272,6 @@ func (x *extrapolator) apply(z dbm.DBM, locs []int32) (parts []dbm.DBM, split bo
 		}
 		return nil, false
 	}
-	switch x.cfg.Kind {
-	case ExtraLUPlus:
-		z.ExtraLUPlus(x.l, x.u)
-	case ExtraLU:
-		z.ExtraLU(x.l, x.u)
-	case ExtraMPlus:
-		z.ExtraMPlus(x.m)
-	case ExtraM:
-		z.ExtraM(x.m)
-	}
+	x.abstract(z)
 	return nil, false
 }

@@ -111,6 +111,40 @@ func (v sharedView) insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32) 
 	return n, ok
 }
 
+func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
+	s := v.s
+	h := maphash.Bytes(s.seed, key)
+	sh := &s.shards[h&s.mask]
+	sh.mu.Lock()
+	p := sh.p
+	if s.alu {
+		p.l, p.u = v.l, v.u
+	}
+	k, ok := p.coverExactHashed(key, h, z)
+	sh.mu.Unlock()
+	return keyRef{h, k}, ok
+}
+
+// insertAt tests inclusion again: other workers may have stored zones
+// under the key since coverExact.
+func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
+	s := v.s
+	sh := &s.shards[ref.h&s.mask]
+	sh.mu.Lock()
+	p := sh.p
+	if s.alu {
+		p.l, p.u = v.l, v.u
+	}
+	stored := p.stored
+	n, ok := p.insertAtKey(ref.k, z, parent, moveIdx, true)
+	ds := p.stored - stored
+	sh.mu.Unlock()
+	if ds != 0 {
+		s.stored.Add(ds)
+	}
+	return n, ok
+}
+
 func (v sharedView) storedCount() int64 { return v.s.stored.Load() }
 
 func (v sharedView) coversAny(key []byte, zs []dbm.DBM) bool {

@@ -173,19 +173,66 @@ func (p *passedList) insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32)
 // insertHashed is insert with the hash of key under p.seed.
 func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
 	kr := p.keys.at(uint64(p.lookup(key, h)))
-	s := p.nodes
 	if p.hull && kr.head != 0 {
 		return p.insertHull(kr, z, parent, moveIdx)
 	}
+	if p.coveredIn(kr, z) {
+		p.cover++
+		return noNode, false
+	}
+	return p.insertUncovered(kr, z, parent, moveIdx)
+}
+
+// coverExactHashed looks key (hash h) up, adding it if new, and reports whether
+// a stored zone of key covers z, counting a covered successor if so. z is
+// a successor before its abstraction: what covers z covers the abstracted
+// zone under aLU subsumption (a_LU(Extra_LU⁺(Z)) = a_LU(Z), LICS 2012),
+// and under inclusion covers every valuation the successor has; a zone
+// that covers nothing of z covers nothing of its abstraction, which
+// includes z. So the search abstracts only the successors it keeps
+// (insertAtKey), and a successor included in a stored zone is dropped even
+// where its abstraction would not be: fewer zones, the same verdicts
+// (docs/architecture.md). It returns the key's index for insertAtKey.
+func (p *passedList) coverExactHashed(key []byte, h uint64, z dbm.DBM) (int, bool) {
+	k := p.lookup(key, h)
+	if p.coveredIn(p.keys.at(uint64(k)), z) {
+		p.cover++
+		return k, true
+	}
+	return k, false
+}
+
+// insertAtKey stores z (the abstraction of a successor that coverExact
+// found uncovered under the key of index k) unless recheck is set and a
+// stored zone covers it: a parallel search rechecks, as other workers
+// may have stored zones since.
+func (p *passedList) insertAtKey(k int, z dbm.DBM, parent nodeID, moveIdx int32, recheck bool) (nodeID, bool) {
+	kr := p.keys.at(uint64(k))
+	if recheck && p.coveredIn(kr, z) {
+		p.cover++
+		return noNode, false
+	}
+	return p.insertUncovered(kr, z, parent, moveIdx)
+}
+
+// coveredIn reports whether a stored zone of kr covers z.
+func (p *passedList) coveredIn(kr *keyRec, z dbm.DBM) bool {
+	s := p.nodes
 	for i := kr.head; i != 0; {
 		r := s.recs.at(uint64(i - 1))
 		sz := s.zoneOf(r)
 		if p.alu && p.aluCovers(z, sz, i-1) || !p.alu && sz.includes(z) {
-			p.cover++
-			return noNode, false
+			return true
 		}
 		i = r.next
 	}
+	return false
+}
+
+// insertUncovered stores z, which no stored zone of kr covers, evicting
+// the stored zones that z covers.
+func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
+	s := p.nodes
 	// evict the stored zones included in z; under Ranked the new node
 	// inherits its parent's rank and ranks above the expanded nodes it
 	// evicts (evicting one that still waits wastes nothing)

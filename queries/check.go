@@ -29,6 +29,9 @@ type Options struct {
 	Now func() time.Time
 	// FullZones stores zones as matrices (zone.Options.FullZones).
 	FullZones bool
+	// AbstractFirst extrapolates successors before the inclusion test
+	// (zone.Options.AbstractFirst): TChecker's stored zones.
+	AbstractFirst bool
 	// Hull explores with convex-hull over-approximation (zone.Options.Hull,
 	// UPPAAL's -A): much smaller zone graphs where many zones share a
 	// discrete part. What the hull finds unreachable is unreachable, so an
@@ -550,7 +553,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	// deadlock is decided exactly: the hull's extra valuations would add
 	// deadlocks of their own.
 	hull := opts.Hull && !deadlock
-	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Hull: hull, Workers: opts.Workers, Symmetry: opts.Symmetry, Initial: opts.From.start()}
+	zopts := zone.Options{Order: opts.Order, Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, AbstractFirst: opts.AbstractFirst, Hull: hull, Workers: opts.Workers, Symmetry: opts.Symmetry, Initial: opts.From.start()}
 	if opts.Subsumption == zone.ALU && open == len(ms) && len(overDead) == 0 {
 		// aLU subsumption preserves the reachability of locations, data and
 		// clock constraints whose constants are in the LU bounds (the query's

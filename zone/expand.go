@@ -92,10 +92,10 @@ type expander struct {
 	// start is Options.Initial (nil: the initial state).
 	start *Start
 	// exactFirst: test a successor's inclusion before abstracting it
-	// (store); not under the convex hull, diagonal splitting (the parts
-	// are the states) or symmetry (the representative of the abstracted
-	// zone is stored).
+	// (store); not under the convex hull, whose stored zone grows. perm
+	// is scratch for a permuted zone under symmetry.
 	exactFirst bool
+	perm       dbm.DBM
 
 	out []nodeID // nodes stored by the last initial or expand call
 
@@ -151,7 +151,10 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 			e.bl, e.bu = slices.Clone(e.xp.l), slices.Clone(e.xp.u)
 		}
 	}
-	e.exactFirst = !opts.Hull && e.sym == nil && !e.xp.splits()
+	e.exactFirst = !opts.Hull && !opts.AbstractFirst
+	if e.sym != nil {
+		e.perm = dbm.New(sys.Dim)
+	}
 	e.succ = e.successor
 	return e
 }
@@ -161,6 +164,9 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 // (the visitor has seen it already).
 func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
 	if e.sym != nil {
+		if e.exactFirst {
+			return e.storeSymmetricExact(parent, moveIdx, l, vv, work)
+		}
 		return e.storeSymmetric(parent, moveIdx, l, vv, work)
 	}
 	if parent != noNode && parent == e.node {
@@ -176,10 +182,7 @@ func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.D
 		e.xp.prepare(l)
 		ref, covered := e.passed.coverExact(e.key, work)
 		if !covered {
-			e.xp.abstract(work)
-			if n, ok := e.passed.insertAt(ref, work, parent, moveIdx); ok {
-				e.out = append(e.out, n)
-			}
+			e.insertAbstracted(ref, e.key, work, nil, parent, moveIdx)
 		}
 		return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
 	}
@@ -194,6 +197,72 @@ func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.D
 				e.out = append(e.out, n)
 			}
 		}
+	}
+	return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
+}
+
+// insertAbstracted abstracts work, a successor that coverExact found
+// uncovered under key (ref), and stores it, each clock c moved to ci[c]
+// where ci is not nil (the representative's clock order, permuted into
+// e.perm). Where diagonal splitting cuts it, each part is stored as
+// insert stores it: a part need not include work, so the inclusion test
+// is made again.
+func (e *expander) insertAbstracted(ref keyRef, key []byte, work dbm.DBM, ci []int32, parent nodeID, moveIdx int32) {
+	parts, split := e.xp.applyPrepared(work)
+	if !split {
+		if ci != nil {
+			permuteZone(work, ci, e.perm)
+			work = e.perm
+		}
+		if n, ok := e.passed.insertAt(ref, work, parent, moveIdx); ok {
+			e.out = append(e.out, n)
+		}
+		return
+	}
+	for _, p := range parts {
+		if ci != nil {
+			permuteZone(p, ci, e.perm)
+			p = e.perm
+		}
+		if n, ok := e.passed.insert(key, p, parent, moveIdx); ok {
+			e.out = append(e.out, n)
+		}
+	}
+}
+
+// permuteZone writes z with each clock c moved to ci[c] into out.
+func permuteZone(z dbm.DBM, ci []int32, out dbm.DBM) {
+	n := z.Dim
+	for a := 0; a < n; a++ {
+		row := z.M[a*n : a*n+n]
+		o := out.M[int(ci[a])*n:]
+		for b, x := range row {
+			o[ci[b]] = x
+		}
+	}
+}
+
+// storeSymmetricExact is storeSymmetric with the inclusion test before
+// the abstraction (exactFirst): the representative is that of the exact
+// successor, its permutation is applied to the abstracted successor
+// (abstraction commutes with renaming the clocks and their bounds), and
+// only the successors kept are abstracted. concretePath picks the stored
+// parts the same way (symTrace.exactFirst).
+func (e *expander) storeSymmetricExact(parent nodeID, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
+	e.xp.prepare(l)
+	cl, cv, cz, key, ci := e.sym.canon(l, vv, work)
+	if e.alu {
+		for x, y := range ci {
+			e.bl[y], e.bu[y] = e.xp.l[x], e.xp.u[x]
+		}
+	}
+	limit := e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
+	if alts := e.sym.stabilizerZones(cl, cv, cz); len(alts) > 0 && e.passed.coversAny(key, alts) {
+		return limit
+	}
+	ref, covered := e.passed.coverExact(key, cz)
+	if !covered {
+		e.insertAbstracted(ref, key, work, ci, parent, moveIdx)
 	}
 	return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
 }

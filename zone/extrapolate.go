@@ -207,11 +207,6 @@ func (x *extrapolator) computeBounds(locs []int32) {
 	x.l[0], x.u[0], x.m[0] = 0, 0, 0
 }
 
-// splits reports whether apply may split a zone (diagonal constraints).
-func (x *extrapolator) splits() bool {
-	return x.cfg.Kind != ExtraNone && (len(x.diags) > 0 || len(x.split) > 0)
-}
-
 // prepare sets the bounds for the location vector locs (the aLU
 // subsumption reads them too), as apply does first.
 func (x *extrapolator) prepare(locs []int32) {
@@ -220,8 +215,8 @@ func (x *extrapolator) prepare(locs []int32) {
 	}
 }
 
-// abstract is apply after prepare, where the extrapolation does not
-// split (splits is false).
+// abstract is applyPrepared where the extrapolation does not split
+// (splits is false).
 func (x *extrapolator) abstract(z dbm.DBM) {
 	switch x.cfg.Kind {
 	case ExtraLUPlus:
@@ -239,10 +234,15 @@ func (x *extrapolator) abstract(z dbm.DBM) {
 // locs. When diagonal splitting is in force it returns the parts as a
 // federation (z is then unspecified) and split = true.
 func (x *extrapolator) apply(z dbm.DBM, locs []int32) (parts []dbm.DBM, split bool) {
+	x.prepare(locs)
+	return x.applyPrepared(z)
+}
+
+// applyPrepared is apply after prepare.
+func (x *extrapolator) applyPrepared(z dbm.DBM) (parts []dbm.DBM, split bool) {
 	if x.cfg.Kind == ExtraNone {
 		return nil, false
 	}
-	x.prepare(locs)
 	if len(x.diags) > 0 {
 		x.fed.Zones = x.fed.Zones[:0]
 		x.fed = z.ExtraMDiagonal(x.m, x.diags, x.fed)

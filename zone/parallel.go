@@ -445,7 +445,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 
 	init := newExp()
 	if init.sym != nil {
-		shared.graph.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial}
+		shared.graph.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial, exactFirst: init.exactFirst}
 	}
 	r, err := init.initial()
 	if err != nil || r != Completed {

@@ -55,6 +55,12 @@ type Options struct {
 	// FullZones stores zones as matrices instead of minimal constraint
 	// sets: more memory, no closure when a stored state is expanded.
 	FullZones bool
+	// AbstractFirst extrapolates each successor before its inclusion
+	// test, as TChecker's covreach does (whose stored zones it then
+	// stores). By default the test comes first (expander.exactFirst):
+	// most successors are covered and are not extrapolated, with the
+	// same verdicts. For comparisons and tests.
+	AbstractFirst bool
 	// Hull keeps one zone per discrete part, the convex hull of the zones
 	// reaching it: an over-approximation of the reachable states (see
 	// passedList.insertHull). Visitors then see supersets of the exact
@@ -201,7 +207,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	mem := newMemSampler()
 	e := newExpander(sys, passed.graph, opts, sub == ALU, passed, visit)
 	if e.sym != nil {
-		passed.graph.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial}
+		passed.graph.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial, exactFirst: e.exactFirst}
 	}
 	passed.reclaim = reclaimEvicted && e.sym == nil && !opts.Hull && !sys.Net.Priorities
 	if e.alu {

@@ -13,6 +13,9 @@ import (
 type symTrace struct {
 	extrap Extrapolation
 	start  *Start // Options.Initial
+	// exactFirst: the representatives are those of the exact successors,
+	// permuted after the abstraction (expander.storeSymmetricExact)
+	exactFirst bool
 }
 
 // TraceMoves returns the moves from an initial state to parent, then last
@@ -81,7 +84,33 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 	// pick finds the extrapolated part of (locs, vars, z) whose
 	// representative is node n, stores it (unpermuted) in out and returns
 	// the permutation to n.
+	exactFirst := parent.g.sym.exactFirst
+	permuted := dbm.New(s.Dim)
 	pick := func(locs, vars []int32, z dbm.DBM, n Node, out *symState) (perm, error) {
+		if exactFirst {
+			// as storeSymmetricExact stored it: the exact successor's
+			// representative, its permutation applied to each part
+			load(n)
+			xp.prepare(locs)
+			cl, cv, _, ck, ci := sym.canon(locs, vars, z)
+			if string(ck) == string(n.key()) && slices.Equal(cl, rep.locs) && slices.Equal(cv, rep.vars) {
+				pi, ci := sym.canonPerm(), slices.Clone(ci)
+				parts, split := xp.applyPrepared(z)
+				if !split {
+					parts = []dbm.DBM{z}
+				}
+				for _, p := range parts {
+					permuteZone(p, ci, permuted)
+					if permuted.Equal(rep.z) {
+						copy(out.locs, locs)
+						copy(out.vars, vars)
+						out.z.CopyFrom(p)
+						return pi, nil
+					}
+				}
+			}
+			return nil, fmt.Errorf("internal error: a stored state is not the representative of a successor of its parent")
+		}
 		parts, split := xp.apply(z, locs)
 		if !split {
 			parts = []dbm.DBM{z}

@@ -179,9 +179,14 @@ func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.D
 	if e.exactFirst {
 		// the inclusion test before the abstraction (coverExact): most
 		// successors are covered, and are not abstracted
-		e.xp.prepare(l)
+		if e.alu {
+			e.xp.prepare(l) // the aLU test reads the bounds
+		}
 		ref, covered := e.passed.coverExact(e.key, work)
 		if !covered {
+			if !e.alu {
+				e.xp.prepare(l)
+			}
 			e.insertAbstracted(ref, e.key, work, nil, parent, moveIdx)
 		}
 		return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
@@ -249,9 +254,9 @@ func permuteZone(z dbm.DBM, ci []int32, out dbm.DBM) {
 // only the successors kept are abstracted. concretePath picks the stored
 // parts the same way (symTrace.exactFirst).
 func (e *expander) storeSymmetricExact(parent nodeID, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
-	e.xp.prepare(l)
 	cl, cv, cz, key, ci := e.sym.canon(l, vv, work)
 	if e.alu {
+		e.xp.prepare(l) // the aLU test reads the bounds, permuted
 		for x, y := range ci {
 			e.bl[y], e.bu[y] = e.xp.l[x], e.xp.u[x]
 		}
@@ -262,6 +267,9 @@ func (e *expander) storeSymmetricExact(parent nodeID, moveIdx int32, l, vv []int
 	}
 	ref, covered := e.passed.coverExact(key, cz)
 	if !covered {
+		if !e.alu {
+			e.xp.prepare(l)
+		}
 		e.insertAbstracted(ref, key, work, ci, parent, moveIdx)
 	}
 	return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates

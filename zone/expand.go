@@ -280,7 +280,8 @@ func (e *expander) storeSymmetricExact(parent nodeID, moveIdx int32, l, vv []int
 func (e *expander) storeSymmetric(parent nodeID, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
 	parts, split := e.xp.apply(work, l)
 	if !split {
-		parts = append(e.one[:0], work)
+		e.one = append(e.one[:0], work)
+		parts = e.one
 	}
 	for _, z := range parts {
 		cl, cv, cz, key, ci := e.sym.canon(l, vv, z)

@@ -16,8 +16,9 @@
 //	Z' = ((Z ∧ g)[r := vals] ∧ Inv(l'))↑ ∧ Inv(l')
 //
 // where the delay ↑ is omitted when l' has a committed or urgent location or
-// an urgent synchronisation is enabled in (l', v'). The zone is then
-// extrapolated (see Extrapolation) and dropped if empty.
+// an urgent synchronisation is enabled in (l', v'). The zone is dropped if
+// empty; a successor the passed list keeps is then extrapolated (see
+// Extrapolation and below).
 //
 // Transitions follow UPPAAL: an internal edge; a binary synchronisation of a
 // sender c! and a receiver c? in another process, the sender's update first;
@@ -34,7 +35,12 @@
 // variables); each key holds the zones stored for it. A successor whose zone
 // is included in a stored zone is covered and dropped; stored zones included
 // in a new one are evicted and marked covered so the waiting list skips them
-// (TChecker's covreach with full covering). With Options.Subsumption = ALU,
+// (TChecker's covreach with full covering). The test is made on the exact
+// successor, before its extrapolation, so that only the successors kept
+// are extrapolated: what includes the exact zone covers it, and what does
+// not include it cannot include its extrapolation either
+// (Options.AbstractFirst extrapolates first, as TChecker does, which may
+// keep more zones). With Options.Subsumption = ALU,
 // "included in" becomes "included in the aLU abstraction of", both ways
 // (Herbreteau, Srivathsan, Walukiewicz, LICS 2012; TChecker's aLU-covreach),
 // under the LU bounds of the location vector that the extrapolation uses;

@@ -1,8 +1,6 @@
 package queries
 
 import (
-	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/tcheck/tcheck/zone"
@@ -20,24 +18,10 @@ import (
 // through symTrace.exactFirst). The stored zones may differ, and are
 // reported.
 func TestInclusionBeforeAbstractionKeepsVerdicts(t *testing.T) {
-	type instance struct {
-		path string
-		set  map[string]int64
-	}
-	var cases []instance
-	for _, pat := range []string{"testdata/semantics/*.yaml", "testdata/symmetry/*.yaml", "../testdata/*.yaml", "../testdata/uppaal/*.yaml"} {
-		files, err := filepath.Glob(pat)
-		if err != nil || len(files) == 0 {
-			t.Fatalf("%s: no models: %v", pat, err)
-		}
-		for _, f := range files {
-			cases = append(cases, instance{f, nil})
-		}
-	}
-	cases = append(cases,
-		instance{"../testdata/fischer.yaml", map[string]int64{"N": 5}},
-		instance{"../testdata/csmacd.yaml", map[string]int64{"N": 5}},
-		instance{"testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 5}})
+	cases := append(globModels(t, "testdata/semantics/*.yaml", "testdata/symmetry/*.yaml", "../testdata/*.yaml", "../testdata/uppaal/*.yaml"),
+		modelInstance{"../testdata/fischer.yaml", map[string]int64{"N": 5}},
+		modelInstance{"../testdata/csmacd.yaml", map[string]int64{"N": 5}},
+		modelInstance{"testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 5}})
 	configs := []struct {
 		name string
 		opts Options
@@ -53,11 +37,7 @@ func TestInclusionBeforeAbstractionKeepsVerdicts(t *testing.T) {
 	}
 	fewer, more := 0, 0
 	for _, tc := range cases {
-		name := filepath.Base(tc.path)
-		for k, v := range tc.set {
-			name += "," + k + "=" + strconv.FormatInt(v, 10)
-		}
-		t.Run(name, func(t *testing.T) {
+		t.Run(tc.name(), func(t *testing.T) {
 			if testing.Short() && tc.set != nil {
 				t.Skip("large instance")
 			}

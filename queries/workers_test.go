@@ -17,24 +17,10 @@ import (
 // the order in which workers store them), and every witness replays (Check
 // turns one that does not into an error). Run it with -race.
 func TestWorkersKeepVerdicts(t *testing.T) {
-	type instance struct {
-		path string
-		set  map[string]int64
-	}
-	var cases []instance
-	for _, pat := range []string{"testdata/semantics/*.yaml", "../testdata/*.yaml", "../testdata/uppaal/*.yaml"} {
-		files, err := filepath.Glob(pat)
-		if err != nil || len(files) == 0 {
-			t.Fatalf("%s: no models: %v", pat, err)
-		}
-		for _, f := range files {
-			cases = append(cases, instance{f, nil})
-		}
-	}
-	cases = append(cases,
-		instance{"../testdata/fischer.yaml", map[string]int64{"N": 6}},
-		instance{"../testdata/fischer.yaml", map[string]int64{"N": 5, "w": 9}},
-		instance{"../testdata/csmacd.yaml", map[string]int64{"N": 6}})
+	cases := append(globModels(t, "testdata/semantics/*.yaml", "../testdata/*.yaml", "../testdata/uppaal/*.yaml"),
+		modelInstance{"../testdata/fischer.yaml", map[string]int64{"N": 6}},
+		modelInstance{"../testdata/fischer.yaml", map[string]int64{"N": 5, "w": 9}},
+		modelInstance{"../testdata/csmacd.yaml", map[string]int64{"N": 6}})
 	configs := []struct {
 		name string
 		opts Options
@@ -45,11 +31,7 @@ func TestWorkersKeepVerdicts(t *testing.T) {
 		{"workers=3+full-zones+m+", Options{Workers: 3, FullZones: true, Extrapolation: zone.ExtraMPlus}},
 	}
 	for _, tc := range cases {
-		name := filepath.Base(tc.path)
-		for k, v := range tc.set {
-			name += "," + k + "=" + strconv.FormatInt(v, 10)
-		}
-		t.Run(name, func(t *testing.T) {
+		t.Run(tc.name(), func(t *testing.T) {
 			if testing.Short() && tc.set != nil {
 				t.Skip("large instance")
 			}
@@ -108,4 +90,36 @@ func sameAnswers(t *testing.T, name, with, without string, got, base []*Result) 
 			t.Errorf("%s %s: %d discrete states %s, %d %s", name, g.Query.Name, g.Stats.Discrete, with, b.Stats.Discrete, without)
 		}
 	}
+}
+
+// modelInstance is a model file with parameter overrides (nil: none).
+type modelInstance struct {
+	path string
+	set  map[string]int64
+}
+
+// name names the instance in a subtest: the file and its overrides.
+func (m modelInstance) name() string {
+	name := filepath.Base(m.path)
+	for k, v := range m.set {
+		name += "," + k + "=" + strconv.FormatInt(v, 10)
+	}
+	return name
+}
+
+// globModels returns the model files matching each pattern, without
+// overrides; a pattern that matches none fails the test.
+func globModels(t *testing.T, patterns ...string) []modelInstance {
+	t.Helper()
+	var out []modelInstance
+	for _, pat := range patterns {
+		files, err := filepath.Glob(pat)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no models: %v", pat, err)
+		}
+		for _, f := range files {
+			out = append(out, modelInstance{f, nil})
+		}
+	}
+	return out
 }

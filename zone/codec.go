@@ -147,7 +147,8 @@ func (s storedZone) includes(zd dbm.DBM) bool {
 // stored constraints are entries of the stored closed zone, so one weaker
 // than z's rules inclusion out without the O(k·Dim²) decoding: the common
 // case when a new zone is compared with the zones stored under its key. A
-// minimal zone that passes must be decoded and compared (boundsWithin).
+// minimal zone that passes is decided on its constraints
+// (minimalSatisfies).
 func (s storedZone) maybeWithin(z []dbm.Bound, dim int) bool {
 	if s.minimal {
 		return minimalWithin(s.b, s.width, z, dim)

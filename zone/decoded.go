@@ -3,11 +3,12 @@ package zone
 import "github.com/tcheck/tcheck/dbm"
 
 // decodedCache keeps the closed matrices of recently decoded minimal zones,
-// so that a zone stored under a busy key is decoded once, not at every
-// inclusion test against it. Where many zones share a discrete part and
-// the search keeps finding new ones (FDDI under BFS: 40 thousand zones
-// stored over 96 discrete parts, most evicted again), the eviction test
-// decoded the same stored zones over and over: 58 % of the time. Entries
+// so that a zone stored under a busy key is decoded once, not at every aLU
+// test against it (the inclusion tests read the stored constraints:
+// minimalSatisfies). Where many zones share a discrete part and the
+// search keeps finding new ones (FDDI under BFS: 40 thousand zones stored
+// over 96 discrete parts, most evicted again), the eviction test decoded
+// the same stored zones over and over: 58 % of the time. Entries
 // are keyed by the node's index in its list's store; nodes never change
 // once stored, so a cached matrix stays valid. A zone is cached the
 // second time it is decoded within a while (a doorkeeper bitmap, as in

@@ -189,7 +189,7 @@ func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.D
 			}
 			e.insertAbstracted(ref, e.key, work, nil, parent, moveIdx)
 		}
-		return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
+		return e.atLimit()
 	}
 	parts, split := e.xp.apply(work, l)
 	if !split {
@@ -203,7 +203,7 @@ func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.D
 			}
 		}
 	}
-	return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
+	return e.atLimit()
 }
 
 // insertAbstracted abstracts work, a successor that coverExact found
@@ -235,6 +235,11 @@ func (e *expander) insertAbstracted(ref keyRef, key []byte, work dbm.DBM, ci []i
 	}
 }
 
+// atLimit reports whether the passed list holds Limits.MaxStates states.
+func (e *expander) atLimit() bool {
+	return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
+}
+
 // permuteZone writes z with each clock c moved to ci[c] into out.
 func permuteZone(z dbm.DBM, ci []int32, out dbm.DBM) {
 	n := z.Dim
@@ -261,9 +266,8 @@ func (e *expander) storeSymmetricExact(parent nodeID, moveIdx int32, l, vv []int
 			e.bl[y], e.bu[y] = e.xp.l[x], e.xp.u[x]
 		}
 	}
-	limit := e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
 	if alts := e.sym.stabilizerZones(cl, cv, cz); len(alts) > 0 && e.passed.coversAny(key, alts) {
-		return limit
+		return e.atLimit()
 	}
 	ref, covered := e.passed.coverExact(key, cz)
 	if !covered {
@@ -272,7 +276,7 @@ func (e *expander) storeSymmetricExact(parent nodeID, moveIdx int32, l, vv []int
 		}
 		e.insertAbstracted(ref, key, work, ci, parent, moveIdx)
 	}
-	return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
+	return e.atLimit()
 }
 
 // storeSymmetric is store with the representative of each zone's state
@@ -300,7 +304,7 @@ func (e *expander) storeSymmetric(parent nodeID, moveIdx int32, l, vv []int32, w
 			e.out = append(e.out, n)
 		}
 	}
-	return e.maxStates > 0 && e.passed.storedCount() >= e.maxStates
+	return e.atLimit()
 }
 
 // initial computes, visits and stores the initial state (or

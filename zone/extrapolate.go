@@ -215,21 +215,6 @@ func (x *extrapolator) prepare(locs []int32) {
 	}
 }
 
-// abstract is applyPrepared where the extrapolation does not split
-// (splits is false).
-func (x *extrapolator) abstract(z dbm.DBM) {
-	switch x.cfg.Kind {
-	case ExtraLUPlus:
-		z.ExtraLUPlus(x.l, x.u)
-	case ExtraLU:
-		z.ExtraLU(x.l, x.u)
-	case ExtraMPlus:
-		z.ExtraMPlus(x.m)
-	case ExtraM:
-		z.ExtraM(x.m)
-	}
-}
-
 // apply abstracts z (closed, non-empty) in place for the location vector
 // locs. When diagonal splitting is in force it returns the parts as a
 // federation (z is then unspecified) and split = true.
@@ -272,6 +257,15 @@ func (x *extrapolator) applyPrepared(z dbm.DBM) (parts []dbm.DBM, split bool) {
 		}
 		return nil, false
 	}
-	x.abstract(z)
+	switch x.cfg.Kind {
+	case ExtraLUPlus:
+		z.ExtraLUPlus(x.l, x.u)
+	case ExtraLU:
+		z.ExtraLU(x.l, x.u)
+	case ExtraMPlus:
+		z.ExtraMPlus(x.m)
+	case ExtraM:
+		z.ExtraM(x.m)
+	}
 	return nil, false
 }

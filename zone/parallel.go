@@ -92,34 +92,40 @@ type sharedView struct {
 	l, u []int32
 }
 
-func (v sharedView) insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
+// lock locks the shard of hash h and gives its list this worker's aLU
+// bounds; unlock unlocks it and adds to the shared count the states the
+// list stored since it held stored of them.
+func (v sharedView) lock(h uint64) (*passedShard, *passedList) {
 	s := v.s
-	h := maphash.Bytes(s.seed, key)
 	sh := &s.shards[h&s.mask]
 	sh.mu.Lock()
 	p := sh.p
 	if s.alu {
 		p.l, p.u = v.l, v.u
 	}
-	stored := p.stored
-	n, ok := p.insertHashed(key, h, z, parent, moveIdx)
-	ds := p.stored - stored
+	return sh, p
+}
+
+func (v sharedView) unlock(sh *passedShard, stored int64) {
+	ds := sh.p.stored - stored
 	sh.mu.Unlock()
 	if ds != 0 {
-		s.stored.Add(ds)
+		v.s.stored.Add(ds)
 	}
+}
+
+func (v sharedView) insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
+	h := maphash.Bytes(v.s.seed, key)
+	sh, p := v.lock(h)
+	stored := p.stored
+	n, ok := p.insertHashed(key, h, z, parent, moveIdx)
+	v.unlock(sh, stored)
 	return n, ok
 }
 
 func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
-	s := v.s
-	h := maphash.Bytes(s.seed, key)
-	sh := &s.shards[h&s.mask]
-	sh.mu.Lock()
-	p := sh.p
-	if s.alu {
-		p.l, p.u = v.l, v.u
-	}
+	h := maphash.Bytes(v.s.seed, key)
+	sh, p := v.lock(h)
 	k, ok := p.coverExactHashed(key, h, z)
 	sh.mu.Unlock()
 	return keyRef{h, k}, ok
@@ -128,34 +134,18 @@ func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 // insertAt tests inclusion again: other workers may have stored zones
 // under the key since coverExact.
 func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
-	s := v.s
-	sh := &s.shards[ref.h&s.mask]
-	sh.mu.Lock()
-	p := sh.p
-	if s.alu {
-		p.l, p.u = v.l, v.u
-	}
+	sh, p := v.lock(ref.h)
 	stored := p.stored
 	n, ok := p.insertAtKey(ref.k, z, parent, moveIdx, true)
-	ds := p.stored - stored
-	sh.mu.Unlock()
-	if ds != 0 {
-		s.stored.Add(ds)
-	}
+	v.unlock(sh, stored)
 	return n, ok
 }
 
 func (v sharedView) storedCount() int64 { return v.s.stored.Load() }
 
 func (v sharedView) coversAny(key []byte, zs []dbm.DBM) bool {
-	s := v.s
-	h := maphash.Bytes(s.seed, key)
-	sh := &s.shards[h&s.mask]
-	sh.mu.Lock()
-	p := sh.p
-	if s.alu {
-		p.l, p.u = v.l, v.u
-	}
+	h := maphash.Bytes(v.s.seed, key)
+	sh, p := v.lock(h)
 	ok := p.coversAnyHashed(key, h, zs)
 	sh.mu.Unlock()
 	return ok

@@ -191,8 +191,8 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 // that covers nothing of z covers nothing of its abstraction, which
 // includes z. So the search abstracts only the successors it keeps
 // (insertAtKey), and a successor included in a stored zone is dropped even
-// where its abstraction would not be: fewer zones, the same verdicts
-// (docs/architecture.md). It returns the key's index for insertAtKey.
+// where its abstraction would not be: usually fewer zones, the same
+// verdicts (docs/architecture.md). It returns the key's index for insertAtKey.
 func (p *passedList) coverExactHashed(key []byte, h uint64, z dbm.DBM) (int, bool) {
 	k := p.lookup(key, h)
 	if p.coveredIn(p.keys.at(uint64(k)), z) {

@@ -222,6 +222,7 @@ func TestEvictionTestIsInclusion(t *testing.T) {
 	if counts[0] < 2000 || counts[1] < 2000 {
 		t.Fatalf("too few cases of one outcome (not included, included): %v", counts)
 	}
+	t.Logf("not included, included: %v", counts)
 }
 
 // randomZone returns a random closed non-empty zone with small constants

@@ -562,14 +562,7 @@ func (s *symmetry) apply(pi perm, locs, vars []int32, z dbm.DBM, outLocs, outVar
 		}
 	}
 	ci[0] = 0
-	n := z.Dim
-	for a := 0; a < n; a++ {
-		row := z.M[a*n : a*n+n]
-		out := outZ.M[int(ci[a])*n:]
-		for b, x := range row {
-			out[ci[b]] = x
-		}
-	}
+	permuteZone(z, ci, outZ)
 }
 
 // signature computes member i's signature of set k into s.sig[k][i].

@@ -29,26 +29,30 @@ type passedStore interface {
 	insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool)
 }
 
-// keyRef is a discrete part looked up by coverExact: its hash and its
-// index in its passed list's keys (stable: keys are never removed).
+// keyRef is a discrete part looked up by coverExact: its hash, its
+// index in its passed list's keys (stable: keys are never removed) and
+// the head of its chain then (head+1 of a node index; 0: none). New
+// nodes go to the head of a chain, so a parallel search's second test
+// (sharedView.insertAt) needs only the nodes before that one.
 type keyRef struct {
-	h uint64
-	k int
+	h    uint64
+	k    int
+	head uint32
 }
 
 func (p *passedList) storedCount() int64 { return p.stored }
 
 func (p *passedList) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 	h := maphash.Bytes(p.seed, key)
-	k, ok := p.coverExactHashed(key, h, z)
-	return keyRef{h, k}, ok
+	k, head, ok := p.coverExactHashed(key, h, z)
+	return keyRef{h, k, head}, ok
 }
 
 // insertAt needs no second inclusion test: nothing was stored since
 // coverExact, and a zone that covers nothing of z covers nothing of the
 // abstraction of z.
 func (p *passedList) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
-	return p.insertAtKey(ref.k, z, parent, moveIdx, false)
+	return p.insertAtKey(ref, z, parent, moveIdx, false)
 }
 
 func (p *passedList) coversAny(key []byte, zs []dbm.DBM) bool {

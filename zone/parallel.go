@@ -126,17 +126,17 @@ func (v sharedView) insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32) 
 func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 	h := maphash.Bytes(v.s.seed, key)
 	sh, p := v.lock(h)
-	k, ok := p.coverExactHashed(key, h, z)
+	k, head, ok := p.coverExactHashed(key, h, z)
 	sh.mu.Unlock()
-	return keyRef{h, k}, ok
+	return keyRef{h, k, head}, ok
 }
 
-// insertAt tests inclusion again: other workers may have stored zones
-// under the key since coverExact.
+// insertAt tests inclusion again against the zones other workers stored
+// under the key since coverExact (those before ref.head in its chain).
 func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
 	sh, p := v.lock(ref.h)
 	stored := p.stored
-	n, ok := p.insertAtKey(ref.k, z, parent, moveIdx, true)
+	n, ok := p.insertAtKey(ref, z, parent, moveIdx, true)
 	v.unlock(sh, stored)
 	return n, ok
 }

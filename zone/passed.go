@@ -176,7 +176,7 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 	if p.hull && kr.head != 0 {
 		return p.insertHull(kr, z, parent, moveIdx)
 	}
-	if p.coveredIn(kr, z) {
+	if p.coveredIn(kr, z, 0) {
 		p.cover++
 		return noNode, false
 	}
@@ -192,33 +192,42 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 // includes z. So the search abstracts only the successors it keeps
 // (insertAtKey), and a successor included in a stored zone is dropped even
 // where its abstraction would not be: usually fewer zones, the same
-// verdicts (docs/architecture.md). It returns the key's index for insertAtKey.
-func (p *passedList) coverExactHashed(key []byte, h uint64, z dbm.DBM) (int, bool) {
+// verdicts (docs/architecture.md). It returns the key's index and the head
+// of its chain, for insertAtKey.
+func (p *passedList) coverExactHashed(key []byte, h uint64, z dbm.DBM) (int, uint32, bool) {
 	k := p.lookup(key, h)
-	if p.coveredIn(p.keys.at(uint64(k)), z) {
+	kr := p.keys.at(uint64(k))
+	if p.coveredIn(kr, z, 0) {
 		p.cover++
-		return k, true
+		return k, kr.head, true
 	}
-	return k, false
+	return k, kr.head, false
 }
 
 // insertAtKey stores z (the abstraction of a successor that coverExact
-// found uncovered under the key of index k) unless recheck is set and a
-// stored zone covers it: a parallel search rechecks, as other workers
-// may have stored zones since.
-func (p *passedList) insertAtKey(k int, z dbm.DBM, parent nodeID, moveIdx int32, recheck bool) (nodeID, bool) {
-	kr := p.keys.at(uint64(k))
-	if recheck && p.coveredIn(kr, z) {
+// found uncovered under ref's key) unless recheck is set and a zone stored
+// since covers it: a parallel search rechecks, as other workers may have
+// stored zones since. Only those are tested: a zone that covered nothing
+// of the successor covers nothing of its abstraction, which includes it
+// (under aLU: z ⊑aLU Z' iff Extra_LU+(z) ⊑aLU Z', Herbreteau et al.,
+// LICS 2012, Sect. 4).
+func (p *passedList) insertAtKey(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32, recheck bool) (nodeID, bool) {
+	kr := p.keys.at(uint64(ref.k))
+	if recheck && p.coveredIn(kr, z, ref.head) {
 		p.cover++
 		return noNode, false
 	}
 	return p.insertUncovered(kr, z, parent, moveIdx)
 }
 
-// coveredIn reports whether a stored zone of kr covers z.
-func (p *passedList) coveredIn(kr *keyRec, z dbm.DBM) bool {
+// coveredIn reports whether a zone of kr's chain before the node stop
+// (head+1 of its index; 0: the whole chain) covers z. New nodes are put
+// at the head and only eviction removes one, so the nodes before the
+// chain's head of an earlier moment are those stored since; where that
+// node was evicted since, the whole chain is tested.
+func (p *passedList) coveredIn(kr *keyRec, z dbm.DBM, stop uint32) bool {
 	s := p.nodes
-	for i := kr.head; i != 0; {
+	for i := kr.head; i != 0 && i != stop; {
 		r := s.recs.at(uint64(i - 1))
 		sz := s.zoneOf(r)
 		if p.alu && p.aluCovers(z, sz, i-1) || !p.alu && sz.includes(z) {

@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"hash/maphash"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -138,6 +139,63 @@ func TestPassedListInclusion(t *testing.T) {
 		p.node(large).LoadZone(got)
 		if !got.Equal(z(2, 2)) {
 			t.Fatalf("big=%d: loaded %v, want %v", big, got, z(2, 2))
+		}
+	}
+}
+
+// TestInsertAtRechecksZonesStoredSince checks the parallel search's second
+// inclusion test (insertAtKey with recheck): a zone stored under the key
+// after coverExact covers the successor, also where it evicted the chain's
+// head of that moment; a zone that was stored before is not tested again
+// (it covered nothing of the successor), so a zone that would cover it is
+// found only when it is new.
+func TestInsertAtRechecksZonesStoredSince(t *testing.T) {
+	box := func(x, y int32) dbm.DBM {
+		d := dbm.New(3)
+		d.Zero()
+		d.Up()
+		d.Constrain(1, 0, dbm.LE(x))
+		d.Constrain(2, 0, dbm.LE(y))
+		return d
+	}
+	key := []byte("k")
+	coverExact := func(p *passedList, z dbm.DBM) keyRef {
+		t.Helper()
+		h := maphash.Bytes(p.seed, key)
+		k, head, covered := p.coverExactHashed(key, h, z)
+		if covered {
+			t.Fatalf("coverExact: %v covered", z)
+		}
+		return keyRef{h, k, head}
+	}
+	for _, full := range []bool{true, false} {
+		// stored since, beside the old head: the recheck finds it
+		p := newPassedList(3, full, false)
+		p.insert(key, box(1, 5), noNode, -1)
+		ref := coverExact(p, box(3, 3))
+		p.insert(key, box(4, 4), noNode, -1)
+		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true); ok {
+			t.Fatalf("full=%v: a zone stored since coverExact did not cover", full)
+		}
+		// stored since, evicting the old head: the whole chain is tested
+		p = newPassedList(3, full, false)
+		p.insert(key, box(1, 1), noNode, -1)
+		ref = coverExact(p, box(3, 3))
+		p.insert(key, box(4, 4), noNode, -1)
+		if p.stored != 1 {
+			t.Fatalf("full=%v: the old head was not evicted", full)
+		}
+		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true); ok {
+			t.Fatalf("full=%v: a zone that evicted the old head did not cover", full)
+		}
+		// nothing stored since: stored, even though a zone stored before
+		// would cover it (the caller's contract says none does)
+		p = newPassedList(3, full, false)
+		p.insert(key, box(4, 4), noNode, -1)
+		ref = keyRef{maphash.Bytes(p.seed, key), p.lookup(key, maphash.Bytes(p.seed, key)), 0}
+		ref.head = p.keys.at(uint64(ref.k)).head
+		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true); !ok {
+			t.Fatalf("full=%v: a zone stored before coverExact was tested again", full)
 		}
 	}
 }

@@ -119,15 +119,19 @@ func checkWith(t *testing.T, name string, in instance, opts queries.Options) []*
 // the property within the locations' invariants: Extra_LU+ drops the
 // Broadcast automata's x <= d (an upper bound that no lower-bound guard
 // reads), and valuations beyond it would be deadlocked in the abstraction
-// only.
+// only. The first try leaves the property's constant T - c1 out of the
+// bounds; where it meets a deadlock (rounds 2: agreement-scalar with f =
+// 1, whose failures are taken in committed steps) it is abandoned for the
+// exploration with the constant, which decides.
 func TestDeadlockPropertyOneExplorationSect5(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		in   instance
+		name   string
+		in     instance
+		rounds int
 	}{
-		{"agreement-scalar", instance{1, 1, 1, 0}},
-		{"agreement-scalar", instance{1, 2, 0, 1}},
-		{"agreement", instance{1, 2, 0, 1}},
+		{"agreement-scalar", instance{1, 1, 1, 0}, 1},
+		{"agreement-scalar", instance{1, 2, 0, 1}, 2},
+		{"agreement", instance{1, 2, 0, 1}, 1},
 	} {
 		name, in := tc.name, tc.in
 		{
@@ -139,8 +143,8 @@ func TestDeadlockPropertyOneExplorationSect5(t *testing.T) {
 				}
 				res := queries.Check(zone.NewSystem(net), qs, queries.Options{Extrapolation: zone.ExtraLUPlus, Symmetry: true})
 				for _, r := range res {
-					if r.Verdict != queries.Satisfied || r.Rounds != 1 {
-						t.Errorf("%s: %v in %d explorations (%v), want satisfied in 1", r.Query.Name, r.Verdict, r.Rounds, r.Extrapolation)
+					if r.Verdict != queries.Satisfied || r.Rounds != tc.rounds || strings.HasPrefix(r.Extrapolation, "m") {
+						t.Errorf("%s: %v in %d explorations (%v), want satisfied in %d under lu+", r.Query.Name, r.Verdict, r.Rounds, r.Extrapolation, tc.rounds)
 					}
 				}
 				if res[0].Stats.Stored != res[1].Stats.Stored {

@@ -75,6 +75,7 @@ var Configs = []Config{
 	{Name: "workers=2+hull+m+", Opts: queries.Options{Workers: 2, Hull: true, Extrapolation: zone.ExtraMPlus}},
 	{Name: "ranked", Opts: queries.Options{Order: zone.Ranked}},
 	{Name: "workers=2+ranked+alu", Opts: queries.Options{Workers: 2, Order: zone.Ranked, Subsumption: zone.ALU}},
+	{Name: "deadlock-constants-first", Opts: queries.Options{DeadlockConstantsFirst: true}},
 	{Name: "xml", Via: "xml"},
 	{Name: "xta", Via: "xta"},
 	{Name: "together", Together: true},

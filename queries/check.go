@@ -3,6 +3,7 @@ package queries
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -32,6 +33,11 @@ type Options struct {
 	// AbstractFirst extrapolates successors before the inclusion test
 	// (zone.Options.AbstractFirst): TChecker's stored zones.
 	AbstractFirst bool
+	// DeadlockConstantsFirst puts the clock constants and diagonals of a
+	// deadlock query decided on the Extra_LU+ zones into the abstraction
+	// from the start, skipping the coarser first try (explore); tests
+	// compare both ways.
+	DeadlockConstantsFirst bool
 	// Hull explores with convex-hull over-approximation (zone.Options.Hull,
 	// UPPAAL's -A): much smaller zone graphs where many zones share a
 	// discrete part. What the hull finds unreachable is unreachable, so an
@@ -266,6 +272,9 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 				default:
 					m.overDead = false
 					m.res.Extrapolation += "; deadlock decided on these stored zones (an over-approximation, exact where no deadlock is reached)"
+					if m.coarse {
+						m.res.Extrapolation += ", its clock constants left out of the bounds"
+					}
 				}
 			}
 			group = kept
@@ -473,6 +482,9 @@ type member struct {
 	// over-approximation; needExact is set when the goal or a model error
 	// was met there, and the query is then explored again under Extra_M+.
 	overDead, needExact bool
+	// coarse: overDead, and its goal's clock constants and diagonals were
+	// left out of the last exploration's abstraction (exploreTry).
+	coarse bool
 }
 
 // explore answers the members with one exploration of the zone graph under
@@ -481,6 +493,22 @@ type member struct {
 // bound K, and deadlock forces Extra_M+. It stops early once every E<>/A[]
 // member is decided, unless a sup/inf member needs the whole graph.
 func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
+	return exploreTry(sys, ms, opts, !opts.DeadlockConstantsFirst)
+}
+
+// exploreTry is explore; with coarse set, a deadlock query decided on the
+// Extra_LU+ zones (overDead) first leaves its clock constants and
+// diagonals out of the abstraction. They are there for precision only:
+// the stored zones contain every reachable valuation whatever the bounds,
+// so a goal met in none of them is unreachable, and the exploration is
+// that of the other members (property (7) of agreement-scalar, f = 0,
+// (9,10,50): 504,345 zones where its constant T - c1 makes 1,901,981).
+// Where the goal is met, real or not, the exploration is abandoned at once
+// and made again with them (coarse unset), as if the first had not been:
+// a coarser abstraction meets spurious deadlocks more often (the f = 1
+// rows of the agreement table), and what it explored until then is the
+// price of the try.
+func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.Result {
 	var fs []*model.Formula
 	deadlock := false
 	open := 0
@@ -507,22 +535,28 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	wholeGraph := open < len(ms)
 	xp, err := extrapolationFor(sys, fs, opts, deadlock)
 	if err == nil {
+		l, u := slices.Clone(xp.ExtraL), slices.Clone(xp.ExtraU)
 		var diags []model.ClockConstraint
 		for _, f := range overDead {
-			if err = clockBounds(f, xp.ExtraL, xp.ExtraU, &diags); err != nil {
+			if err = clockBounds(f, l, u, &diags); err != nil {
 				break
 			}
 		}
-		// their diagonals are kept exact by splitting (under Extra_M
-		// splitting when the other members need it already): the
-		// clock differences a deadlock query names, as property (7)
-		// of the agreement model does, are what tells its expected
-		// deadlocks apart, and an abstraction that blurs them reaches
-		// the goal in valuations that no run has
-		if len(xp.Diagonals) > 0 {
-			xp.Diagonals = append(xp.Diagonals, diags...)
-		} else {
-			xp.SplitDiagonals = diags
+		// the coarse try only where the constants change the abstraction
+		coarse = coarse && err == nil && (len(diags) > 0 || !slices.Equal(l, xp.ExtraL) || !slices.Equal(u, xp.ExtraU))
+		if !coarse {
+			xp.ExtraL, xp.ExtraU = l, u
+			// their diagonals are kept exact by splitting (under Extra_M
+			// splitting when the other members need it already): the
+			// clock differences a deadlock query names, as property (7)
+			// of the agreement model does, are what tells its expected
+			// deadlocks apart, and an abstraction that blurs them reaches
+			// the goal in valuations that no run has
+			if len(xp.Diagonals) > 0 {
+				xp.Diagonals = append(xp.Diagonals, diags...)
+			} else {
+				xp.SplitDiagonals = diags
+			}
 		}
 	}
 	if err != nil {
@@ -532,6 +566,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		return zone.Result{Reason: zone.Failed}
 	}
 	for _, m := range ms {
+		m.coarse = coarse && m.overDead
 		if m.sup != nil {
 			m.sup.raiseBounds(xp.ExtraL, xp.ExtraU)
 			m.sup.reset()
@@ -580,6 +615,7 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 	// members share (their witnesses, accumulators and the count of open
 	// members) when several workers explore.
 	var mu sync.Mutex
+	var coarseHit atomic.Bool                  // coarse, and an overDead goal was met
 	var failed atomic.Bool                     // checkErr is set
 	workerSups := make([][]*supState, len(ms)) // per member, the workers' accumulators
 	var undecided atomic.Int64                 // E<>/A[] members without a witness yet
@@ -631,6 +667,11 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 					ok, err := checker.SatVisit(m.goal, v)
 					if err != nil && zone.Interrupted(err) {
 						fail(err)
+						return true
+					}
+					if (ok || err != nil) && coarse {
+						// the coarse try is over (exploreTry)
+						coarseHit.Store(true)
 						return true
 					}
 					if ok || err != nil {
@@ -706,6 +747,13 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 		}
 	}
 	res := zone.SearchWorkers(sys, zopts, newVisitor)
+	if coarseHit.Load() {
+		for _, m := range ms {
+			m.found, m.needExact = nil, false
+			m.res.Rounds++
+		}
+		return exploreTry(sys, ms, opts, false)
+	}
 	for i, ws := range workerSups {
 		for _, w := range ws {
 			ms[i].sup.merge(w)

@@ -542,6 +542,11 @@ func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.
 				break
 			}
 		}
+		// the stored zones keep their clocks' upper bounds where time
+		// cannot pass, which the moves there may need (agreement-scalar,
+		// f = 1: a process in the committed location failing after x = 0,
+		// bound for update's x <= T)
+		xp.NoDelayUpper = len(overDead) > 0
 		// the coarse try only where the constants change the abstraction
 		coarse = coarse && err == nil && (len(diags) > 0 || !slices.Equal(l, xp.ExtraL) || !slices.Equal(u, xp.ExtraU))
 		if !coarse {

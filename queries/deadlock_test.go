@@ -16,7 +16,9 @@ import (
 // the abstraction, is decided again under Extra_M+ (two explorations),
 // whose verdict and trace stand. The headers of deadlock-lu-spurious.yaml
 // and deadlock-lu-diagonal.yaml derive the deadlocks that only the
-// abstraction has.
+// abstraction has; that of deadlock-lu-committed.yaml, one in a committed
+// location, is not met, as the zones keep their clocks' upper bounds where
+// time cannot pass (zone.Extrapolation.NoDelayUpper).
 //
 // A query with clock constants is first explored without them in the
 // bounds (the coarse try of exploreTry), and again with them where its
@@ -43,6 +45,7 @@ func TestDeadlockOverApproximation(t *testing.T) {
 		{"a location the abstraction never deadlocks in", "deadlock-lu-spurious.yaml", 0, "E<> deadlock && P.stop", Violated, 1, 1, false},
 		{"a reachable deadlock found in the abstraction", "deadlock-lu-spurious.yaml", 1, "E<> deadlock && P.stop", Satisfied, 2, 2, false},
 		{"the clock difference a deadlock query names is kept exact", "deadlock-lu-diagonal.yaml", 0, "A[] deadlock imply x - y > 2", Satisfied, 2, 1, false},
+		{"a committed location keeps the upper bounds its move needs", "deadlock-lu-committed.yaml", 0, "A[] !deadlock", Satisfied, 1, 1, false},
 		{"a coarse try that meets no deadlock decides", "deadlock.yaml", 0, "A[] deadlock imply x > 7", Satisfied, 1, 1, true},
 		{"a real deadlock met in the coarse try is confirmed exactly", "deadlock.yaml", 1, "A[] deadlock imply x > 7", Violated, 3, 2, false},
 	} {

@@ -11,7 +11,10 @@
 // deadlocks; Behrmann, Bouyer, Larsen, Pelánek, STTT 2006). The clock
 // constants of the formulas join the extrapolation bounds, so abstraction
 // never changes a verdict; diagonal constraints switch to Extra_M with zone
-// splitting (Bengtsson and Yi 2004). A formula is decided on a symbolic
+// splitting (Bengtsson and Yi 2004). A deadlock query is first decided
+// on the stored zones of the Extra_LU+ exploration, an over-approximation,
+// and its own clock constants join the bounds only once a coarser try
+// without them has met its goal (exploreTry). A formula is decided on a symbolic
 // state by zone.Checker, which puts it in negation normal form and splits
 // its clock part into zones.
 //

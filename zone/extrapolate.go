@@ -70,6 +70,17 @@ type Extrapolation struct {
 	// (dbm.DBM.ExtraLUPlusSplit), so that the clock differences they ask
 	// about stay exact while the rest is abstracted as usual.
 	SplitDiagonals []model.ClockConstraint
+	// NoDelayUpper, with local bounds, raises each clock's L to its U in a
+	// location vector where time cannot pass (a committed or urgent
+	// location), so that Extra_LU(+) keeps the clock's upper bounds up to U
+	// there. Where time passes, a stored zone's upper bounds are its
+	// invariant's, which a deadlock check imposes again; where it cannot,
+	// they are what the state's moves may need (a target invariant x <= T
+	// after x = 0), and a zone that has lost them holds valuations that are
+	// deadlocked in the abstraction only. For deadlock queries decided on
+	// the stored zones as an over-approximation (queries'); any bounds keep
+	// every reachable valuation in a stored zone.
+	NoDelayUpper bool
 }
 
 // Describe names the abstraction actually used, for the output.
@@ -100,6 +111,9 @@ type extrapolator struct {
 	split []dbm.Constraint // SplitDiagonals, under Extra_LU+ only
 	side  []bool           // scratch of apply: the side of each of split
 	fed   dbm.Federation
+	// still[p][l]: time cannot pass while process p is in location l
+	// (NoDelayUpper)
+	still [][]bool
 	// relevant[c] lists the processes with a location that bounds clock c
 	// (the others contribute nothing to c's local bound), each with its
 	// locations' bounds on c, flat: L, U of location 0, then of 1, ...
@@ -134,6 +148,15 @@ func newExtrapolator(sys *System, cfg Extrapolation) *extrapolator {
 				b = dbm.LT(c.Const)
 			}
 			x.split = append(x.split, dbm.Constraint{I: c.I, J: c.J, B: b})
+		}
+	}
+	if cfg.NoDelayUpper {
+		x.still = make([][]bool, len(sys.Net.Procs))
+		for p, proc := range sys.Net.Procs {
+			x.still[p] = make([]bool, len(proc.Locations))
+			for l, loc := range proc.Locations {
+				x.still[p][l] = loc.Committed || loc.Urgent
+			}
 		}
 	}
 	x.relevant = make([][]relevantProc, sys.Dim)
@@ -174,6 +197,15 @@ func toDBMBound(b int32) int32 {
 // computeBounds fills l, u, m for the location vector locs (nil: global).
 func (x *extrapolator) computeBounds(locs []int32) {
 	net := x.sys.Net
+	still := false
+	if x.still != nil && locs != nil {
+		for p, l := range locs {
+			if x.still[p][l] {
+				still = true
+				break
+			}
+		}
+	}
 	for c := range x.l {
 		var l, u int32 = model.NoBound, model.NoBound
 		if locs == nil {
@@ -190,6 +222,9 @@ func (x *extrapolator) computeBounds(locs []int32) {
 		}
 		if x.cfg.ExtraU != nil {
 			u = maxBound(u, x.cfg.ExtraU[c])
+		}
+		if still {
+			l = maxBound(l, u)
 		}
 		x.l[c], x.u[c] = toDBMBound(l), toDBMBound(u)
 		x.m[c] = toDBMBound(maxBound(l, u))

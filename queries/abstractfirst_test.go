@@ -38,14 +38,7 @@ func TestInclusionBeforeAbstractionKeepsVerdicts(t *testing.T) {
 	fewer, more := 0, 0
 	for _, tc := range cases {
 		t.Run(tc.name(), func(t *testing.T) {
-			if testing.Short() && tc.set != nil {
-				t.Skip("large instance")
-			}
-			f, net := loadModel(t, tc.path, tc.set)
-			qs, err := FromFile(net, f, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			net, qs := tc.load(t)
 			for _, c := range configs {
 				old := c.opts
 				old.AbstractFirst = true

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/zone"
 )
 
@@ -32,14 +33,7 @@ func TestWorkersKeepVerdicts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name(), func(t *testing.T) {
-			if testing.Short() && tc.set != nil {
-				t.Skip("large instance")
-			}
-			f, net := loadModel(t, tc.path, tc.set)
-			qs, err := FromFile(net, f, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			net, qs := tc.load(t)
 			base := checkAll(t, net, qs, Options{})
 			if testing.Short() {
 				for _, b := range base {
@@ -105,6 +99,21 @@ func (m modelInstance) name() string {
 		name += "," + k + "=" + strconv.FormatInt(v, 10)
 	}
 	return name
+}
+
+// load compiles the instance and its file's queries; under -short an
+// instance with overrides (a large one) is skipped.
+func (m modelInstance) load(t *testing.T) (*model.Network, []*Query) {
+	t.Helper()
+	if testing.Short() && m.set != nil {
+		t.Skip("large instance")
+	}
+	f, net := loadModel(t, m.path, m.set)
+	qs, err := FromFile(net, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net, qs
 }
 
 // globModels returns the model files matching each pattern, without

@@ -192,8 +192,9 @@ func TestInsertAtRechecksZonesStoredSince(t *testing.T) {
 		// would cover it (the caller's contract says none does)
 		p = newPassedList(3, full, false)
 		p.insert(key, box(4, 4), noNode, -1)
-		ref = keyRef{maphash.Bytes(p.seed, key), p.lookup(key, maphash.Bytes(p.seed, key)), 0}
-		ref.head = p.keys.at(uint64(ref.k)).head
+		h := maphash.Bytes(p.seed, key)
+		k := p.lookup(key, h)
+		ref = keyRef{h, k, p.keys.at(uint64(k)).head}
 		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true); !ok {
 			t.Fatalf("full=%v: a zone stored before coverExact was tested again", full)
 		}

@@ -198,19 +198,45 @@ func (f *Federation) Reset(x int, v int32) {
 //
 // Precondition: d is closed or marked empty; d.Dim == f.Dim (checked).
 // Postcondition: f denotes old f − d; its members are closed and non-empty.
-func (f *Federation) Subtract(d DBM) {
+func (f *Federation) Subtract(d DBM) { f.subtract(d, nil) }
+
+// SubtractOwned is Subtract for a federation that owns its members' matrices:
+// no other value refers to them. The matrices of the members it splits or
+// removes go to spares, and the pieces it makes come from there, so that
+// a caller that subtracts again and again from one federation (the
+// deadlock predicate, once per stored state and move) allocates only
+// while spares grows to the largest number of members it needs at once.
+//
+// Precondition: as Subtract; f's members share storage with nothing else;
+// spares holds matrices of f.Dim only (checked) and is used by one
+// goroutine.
+// Postcondition: as Subtract; the matrices f no longer holds are in
+// spares.
+func (f *Federation) SubtractOwned(d DBM, spares *Spares) { f.subtract(d, spares) }
+
+func (f *Federation) subtract(d DBM, sp *Spares) {
 	f.sameDim("Subtract", d)
 	if d.IsEmpty() || len(f.Zones) == 0 {
 		return
 	}
 	out := Federation{Dim: f.Dim}
+	if sp != nil {
+		out.Zones = sp.zones[:0]
+	}
 	for _, z := range f.Zones {
 		if z.disjointQuick(d) {
 			// unchanged: the member itself, not a copy
 			out.Zones = append(out.Zones, z)
 			continue
 		}
-		out = z.subtractOverlapping(d, out)
+		out = z.subtractOverlapping(d, out, sp)
+	}
+	if sp != nil {
+		// the old member list becomes the next call's scratch
+		clear(f.Zones)
+		sp.zones = f.Zones[:0]
+		f.Zones = out.Zones
+		return
 	}
 	if len(out.Zones) == 0 {
 		// keep the backing array: a caller that empties a federation
@@ -219,6 +245,42 @@ func (f *Federation) Subtract(d DBM) {
 		return
 	}
 	f.Zones = out.Zones
+}
+
+// Spares is a free list of matrices of one dimension, which
+// [Federation.SubtractOwned] takes its pieces from and returns the
+// matrices of the members it drops to. The zero Spares is empty and ready.
+type Spares struct {
+	free  [][]Bound
+	zones []DBM
+}
+
+// Put gives d's matrix to s; d must not be used afterwards.
+//
+// Precondition: nothing else refers to d.M; every matrix in s has one
+// length (checked when taken).
+// Postcondition: s holds d.M.
+func (s *Spares) Put(d DBM) {
+	if s != nil && d.M != nil {
+		s.free = append(s.free, d.M)
+	}
+}
+
+// Copy returns a copy of d in a matrix from s (a new one when s has none).
+//
+// Precondition: the matrices in s have d's length (checked).
+// Postcondition: the result shares storage with nothing but s's past.
+func (s *Spares) Copy(d DBM) DBM {
+	if s == nil || len(s.free) == 0 {
+		return d.Clone()
+	}
+	m := s.free[len(s.free)-1]
+	s.free = s.free[:len(s.free)-1]
+	if len(m) != len(d.M) {
+		panic(fmt.Sprintf("dbm: Spares.Copy: a matrix of %d entries for dimension %d", len(m), d.Dim))
+	}
+	copy(m, d.M)
+	return DBM{Dim: d.Dim, M: m}
 }
 
 // SubtractFed sets f to f − o, subtracting the members of o one by one.
@@ -262,36 +324,48 @@ func (d DBM) Subtract(o DBM, out Federation) Federation {
 		out.Zones = append(out.Zones, d.Clone())
 		return out
 	}
-	return d.subtractOverlapping(o, out)
+	return d.subtractOverlapping(o, out, nil)
 }
 
 // subtractOverlapping is Subtract for a non-empty d and an o that
 // disjointQuick does not tell apart from d (Federation.Subtract has
-// checked that already).
-func (d DBM) subtractOverlapping(o DBM, out Federation) Federation {
+// checked that already). With spares sp (SubtractOwned), d is a member
+// that the federation owns: where d − o is d, d itself is appended, and
+// otherwise d's matrix goes to sp; pieces and scratch come from sp.
+func (d DBM) subtractOverlapping(o DBM, out Federation, sp *Spares) Federation {
 	if d.SubsetEq(o) {
+		sp.Put(d)
 		return out
 	}
 	var buf [16]Constraint
 	cs := o.MinConstraints(buf[:0])
 	start := len(out.Zones)
-	rem := d.Clone()
+	rem := sp.Copy(d)
 	for _, c := range cs {
 		if rem.Implies(c.I, c.J, c.B) {
 			continue
 		}
-		piece := rem.Clone()
+		piece := sp.Copy(rem)
 		if !piece.ConstrainC(c.Neg()) {
 			panic("dbm: Subtract: empty piece for a cutting constraint")
 		}
 		out.Zones = append(out.Zones, piece)
 		if !rem.ConstrainC(c) {
 			// d ∩ o is empty after all: d − o is d.
+			for _, p := range out.Zones[start:] {
+				sp.Put(p)
+			}
 			clear(out.Zones[start:])
-			out.Zones = append(out.Zones[:start], d.Clone())
+			sp.Put(rem)
+			if sp == nil {
+				d = d.Clone()
+			}
+			out.Zones = append(out.Zones[:start], d)
 			return out
 		}
 	}
+	sp.Put(rem)
+	sp.Put(d)
 	return out
 }
 

@@ -487,3 +487,89 @@ func TestFederationMisc(t *testing.T) {
 	}()
 	c.Add(New(2))
 }
+
+// TestSubtractOwnedIsSubtract: SubtractOwned leaves the members Subtract
+// leaves, in the same order, while it moves the matrices of the members it
+// drops to the spares and takes its pieces from there: no matrix is ever
+// both a member and a spare, or two members at once.
+func TestSubtractOwnedIsSubtract(t *testing.T) {
+	rng := newRand(43)
+	for seed := 0; seed < testSeeds/4; seed++ {
+		dim := genDim(rng, 4)
+		var spares Spares
+		plain := FederationOf(dim, genDBM(rng, dim, testMaxConst), genDBM(rng, dim, testMaxConst))
+		owned := plain.Clone()
+		var seen []DBM
+		for step := 0; step < 10; step++ {
+			d := genDBM(rng, dim, testMaxConst)
+			if len(seen) > 0 && rng.IntN(2) == 0 {
+				d = genRelated(rng, seen[rng.IntN(len(seen))], testMaxConst)
+			}
+			seen = append(seen, d)
+			if plain.IsEmpty() || rng.IntN(4) == 0 {
+				// refill, as Stepper.Deadlocked starts each state
+				z := genDBM(rng, dim, testMaxConst)
+				plain = FederationOf(dim, z)
+				for _, m := range owned.Zones {
+					spares.Put(m)
+				}
+				owned.Zones = append(owned.Zones[:0], spares.Copy(z))
+			}
+			plain.Subtract(d)
+			owned.SubtractOwned(d, &spares)
+			if len(owned.Zones) != len(plain.Zones) {
+				t.Fatalf("seed %d step %d: %d members, Subtract leaves %d", seed, step, len(owned.Zones), len(plain.Zones))
+			}
+			for i := range plain.Zones {
+				if !owned.Zones[i].Equal(plain.Zones[i]) {
+					t.Fatalf("seed %d step %d: member %d is %s, Subtract leaves %s", seed, step, i, owned.Zones[i], plain.Zones[i])
+				}
+			}
+			users := map[*Bound]string{}
+			for i, m := range owned.Zones {
+				if u, ok := users[&m.M[0]]; ok {
+					t.Fatalf("seed %d step %d: member %d's matrix is also %s", seed, step, i, u)
+				}
+				users[&m.M[0]] = "a member"
+			}
+			for _, m := range spares.free {
+				if u, ok := users[&m[0]]; ok {
+					t.Fatalf("seed %d step %d: a spare matrix is also %s", seed, step, u)
+				}
+				users[&m[0]] = "a spare"
+			}
+		}
+	}
+}
+
+// TestSubtractOwnedReusesSpares: once the spares have grown, subtracting
+// again and again from a refilled federation allocates nothing, which is
+// what the deadlock predicate needs of it (once per stored state and move).
+func TestSubtractOwnedReusesSpares(t *testing.T) {
+	box := func(x, y int32) DBM {
+		d := New(3)
+		d.Constrain(1, 0, LE(x))
+		d.Constrain(2, 0, LE(y))
+		return d
+	}
+	z := box(10, 10)
+	cuts := []DBM{box(4, 4), box(10, 2), box(2, 10)}
+	var spares Spares
+	f := Federation{Dim: 3}
+	run := func() {
+		for _, m := range f.Zones {
+			spares.Put(m)
+		}
+		f.Zones = append(f.Zones[:0], spares.Copy(z))
+		for _, c := range cuts {
+			f.SubtractOwned(c, &spares)
+		}
+	}
+	run()
+	if f.IsEmpty() {
+		t.Fatal("the cuts cover z: the test needs a non-empty rest")
+	}
+	if n := testing.AllocsPerRun(100, run); n != 0 {
+		t.Errorf("SubtractOwned allocates %v times per run, want 0", n)
+	}
+}

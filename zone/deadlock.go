@@ -23,19 +23,25 @@ import (
 // deadlocked where the one simulating it is not), so under them only the
 // stored, abstracted zones, which contain every reachable valuation, tell
 // that no deadlock is reachable (Options.VisitExpanded). The result is
-// appended to out.Zones (after truncating it) and returned.
+// appended to out.Zones (after truncating it) and returned. out must hold
+// no member or be the result of the caller's last call (on this Stepper or
+// another of the same goroutine), which the caller no longer reads: its
+// members' matrices are reused.
 func (st *Stepper) Deadlocked(locs, vars []int32, z dbm.DBM, out dbm.Federation) (dbm.Federation, error) {
 	out.Dim = st.sys.Dim
-	// out's first member (also one its last use emptied) lends its matrix:
-	// a deadlock check per stored state allocates nothing where some move
-	// covers z. out's members are the caller's, from its last call.
-	if cap(out.Zones) > 0 && cap(out.Zones[:1][0].M) >= len(z.M) {
-		first := dbm.DBM{Dim: z.Dim, M: out.Zones[:1][0].M[:len(z.M)]}
-		first.CopyFrom(z)
-		out.Zones = append(out.Zones[:0], first)
-	} else {
-		out.Zones = append(out.Zones[:0], z.Clone())
+	// out's members are the caller's result from its last call, which it
+	// gives back: their matrices, and those of the pieces that the
+	// subtractions below make and drop, are reused, so that a deadlock
+	// check per stored state allocates nothing once the spares have
+	// grown to its largest federation.
+	sp := &st.dead.spares
+	for _, m := range out.Zones {
+		if len(m.M) == len(z.M) {
+			sp.Put(m)
+		}
 	}
+	clear(out.Zones)
+	out.Zones = append(out.Zones[:0], sp.Copy(z))
 	delay, err := st.DelayAllowed(locs, vars)
 	if err != nil {
 		return out, err
@@ -102,7 +108,7 @@ func (st *Stepper) Deadlocked(locs, vars []int32, z dbm.DBM, out dbm.Federation)
 		if delay {
 			pre.Down()
 		}
-		out.Subtract(pre)
+		out.SubtractOwned(pre, sp)
 		return true
 	})
 	if err == nil {

@@ -72,6 +72,10 @@ type Stepper struct {
 		tlocs, tvars []int32
 		guards       []dbm.Constraint
 		resets       []model.Reset
+		// spares holds the matrices of the pieces Deadlocked makes and
+		// drops, and those of its last result once the caller gives
+		// that back
+		spares dbm.Spares
 	}
 }
 

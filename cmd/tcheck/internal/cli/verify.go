@@ -316,6 +316,7 @@ func newVerifyCmd(stdout, stderr io.Writer) *cobra.Command {
 		stats     bool
 		noProgess bool
 		cpuProf   string
+		memProf   string
 		qfile     string
 		traceFmt  string
 		from      string
@@ -425,6 +426,19 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 				}
 				defer pprof.StopCPUProfile()
 			}
+			if memProf != "" {
+				f, err := os.Create(memProf)
+				if err != nil {
+					return usageErr(err)
+				}
+				defer f.Close()
+				// the heap as the last collection during the checks saw
+				// it (no collection is forced here: after the checks the
+				// passed lists are garbage), with every allocation sampled
+				// from here on
+				runtime.MemProfileRate = 4096
+				defer pprof.Lookup("heap").WriteTo(f, 0)
+			}
 			// Ctrl-C (or SIGTERM) stops the running exploration: the
 			// queries answered so far are printed, the others are unknown
 			// (interrupted), and the exit code is 130.
@@ -501,6 +515,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 	fl.BoolVar(&stats, "stats", false, "print exploration statistics")
 	fl.BoolVar(&noProgess, "no-progress", false, "do not print progress on stderr")
 	fl.StringVar(&cpuProf, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
+	fl.StringVar(&memProf, "memprofile", "", "write a heap profile (go tool pprof) of the live heap at the last collection during the checks to this file")
 	fl.StringVar(&qfile, "queries", "", "take the queries from this UPPAAL .q file instead of the model's")
 	fl.StringVar(&traceFmt, "trace-format", "", "print the traces: text (as --trace), json (as --json), svg or html (a message sequence chart of every trace, as the only output)")
 	fl.StringVar(&from, "from", "", "check from this state instead of the initial one: a JSON state document (docs/state.schema.json) or a step of a JSON trace, TRACE.json#N (TRACE.json#QUERY:N when it holds several)")

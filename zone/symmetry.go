@@ -1,7 +1,6 @@
 package zone
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"math/bits"
@@ -34,8 +33,11 @@ import (
 //  2. the members are sorted by signature, which fixes π up to the
 //     members with equal signatures;
 //  3. if the orderings of those ties are few (symTieLimit), every one is
-//     tried and the state with the least (discrete key, zone matrix) is
-//     taken: then two states of one orbit get the same representative.
+//     tried and the state with the least (locations, variables, zone
+//     matrix), each compared lexicographically, is taken: then two states
+//     of one orbit get the same representative. An ordering whose discrete
+//     part is already greater than the least so far is dropped before its
+//     zone is permuted, and only the least is packed into a key.
 //     Otherwise the ties keep their order: the representative is a state
 //     of the orbit but may differ between orbit members, which stores more
 //     states, never fewer.
@@ -122,6 +124,9 @@ type symmetry struct {
 	clkBase  []int32 // each process's first local clock
 	vars     []symSlot
 	clocks   []symSlot // index 0 is the reference clock (never moves)
+	// scalarVars are the variables that hold scalar values, which a
+	// permutation maps as well as moves
+	scalarVars []int32
 
 	feats [][][]feature // [set][member]
 	// groups are the processes of a family with several scalar
@@ -250,6 +255,11 @@ func newSymmetry(sys *System) (*symmetry, string) {
 	for k, n := range s.sizes {
 		s.sig[k] = make([][]int32, n)
 		s.order[k] = make([]int32, n)
+	}
+	for v := range s.vars {
+		if s.vars[v].scalar != 0 {
+			s.scalarVars = append(s.scalarVars, int32(v))
+		}
 	}
 	return s, ""
 }
@@ -530,15 +540,37 @@ func (s *symmetry) slotImage(pi perm, sl *symSlot, base, procs []int32) int32 {
 // apply writes pi(locs, vars, z) into outLocs, outVars, outZ; ci receives
 // the clock images.
 func (s *symmetry) apply(pi perm, locs, vars []int32, z dbm.DBM, outLocs, outVars []int32, outZ dbm.DBM, ci []int32) {
+	if s.applyDiscrete(pi, locs, vars, outLocs, outVars, ci) {
+		copy(outZ.M, z.M)
+		return
+	}
+	permuteZone(z, ci, outZ)
+}
+
+// applyDiscrete is apply without the zone: it writes the permuted
+// locations and variables and the clocks' images ci, and reports whether
+// pi is the identity (then the zone is its own image). The identity is
+// the common case in canon, where a successor's members are often already
+// in the order of their signatures; it is a copy.
+func (s *symmetry) applyDiscrete(pi perm, locs, vars []int32, outLocs, outVars []int32, ci []int32) bool {
+	if isIdentity(pi) {
+		copy(outLocs, locs)
+		copy(outVars, vars)
+		for c := range ci {
+			ci[c] = int32(c)
+		}
+		return true
+	}
 	if t := s.imagesOf(pi); t != nil {
 		for p, l := range locs {
 			outLocs[t.procs[p]] = l
 		}
+		tv := t.vars[:len(vars)]
 		for v, x := range vars {
-			if sc := s.vars[v].scalar; sc != 0 {
-				x = pi[sc-1][x]
-			}
-			outVars[t.vars[v]] = x
+			outVars[tv[v]] = x
+		}
+		for _, v := range s.scalarVars {
+			outVars[tv[v]] = pi[s.vars[v].scalar-1][vars[v]]
 		}
 		copy(ci, t.clocks)
 	} else {
@@ -562,7 +594,19 @@ func (s *symmetry) apply(pi perm, locs, vars []int32, z dbm.DBM, outLocs, outVar
 		}
 	}
 	ci[0] = 0
-	permuteZone(z, ci, outZ)
+	return false
+}
+
+// isIdentity reports whether pi maps every member of every set to itself.
+func isIdentity(pi perm) bool {
+	for _, p := range pi {
+		for v, w := range p {
+			if int32(v) != w {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // signature computes member i's signature of set k into s.sig[k][i].
@@ -688,24 +732,42 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 				s.pi[k][m] = int32(r)
 			}
 		}
-		s.apply(s.pi, locs, vars, z, s.locs, s.vars2, s.z, s.ci)
-		s.key = s.sys.appendKey(s.key[:0], s.locs, s.vars2)
+		// the discrete part first: the zone is permuted only for an
+		// ordering whose discrete part is not greater than the best's
+		id := s.applyDiscrete(s.pi, locs, vars, s.locs, s.vars2, s.ci)
+		permute := func() {
+			if id {
+				copy(s.z.M, z.M)
+			} else {
+				permuteZone(z, s.ci, s.z)
+			}
+		}
 		if !first {
-			d := bytes.Compare(s.key, s.bestKey)
-			if d > 0 || d == 0 && slices.Compare(s.z.M, s.best.M) >= 0 {
+			d := slices.Compare(s.locs, s.bestLocs)
+			if d == 0 {
+				d = slices.Compare(s.vars2, s.bestVars)
+			}
+			if d > 0 {
 				continue
 			}
+			permute()
+			if d == 0 && slices.Compare(s.z.M, s.best.M) >= 0 {
+				continue
+			}
+		} else {
+			permute()
 		}
 		first = false
 		s.locs, s.bestLocs = s.bestLocs, s.locs
 		s.vars2, s.bestVars = s.bestVars, s.vars2
 		s.z, s.best = s.best, s.z
-		s.key, s.bestKey = s.bestKey, s.key
 		s.ci, s.bestCi = s.bestCi, s.ci
 		for k := range s.pi {
 			copy(s.bestPi[k], s.pi[k])
 		}
 	}
+	// the key of the least only
+	s.bestKey = s.sys.appendKey(s.bestKey[:0], s.bestLocs, s.bestVars)
 	return s.bestLocs, s.bestVars, s.best, s.bestKey, s.bestCi
 }
 

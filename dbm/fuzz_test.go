@@ -64,6 +64,7 @@ func FuzzDBMOps(f *testing.F) {
 		dim := 1 + int(r.byte()%7)
 		a, b := New(dim), New(dim)
 		fed := NewFederation(dim)
+		var spares Spares // SubtractOwned's, across the steps of one input
 		clock := func() int { return 1 + int(r.byte())%(dim-1) }
 		pair := func() (int, int) { return int(r.byte()) % dim, int(r.byte()) % dim }
 		check := func(step int, op string) {
@@ -184,7 +185,7 @@ func FuzzDBMOps(f *testing.F) {
 			case 14:
 				opName = "Federation"
 				fed.Add(b)
-				switch r.byte() % 4 {
+				switch r.byte() % 5 {
 				case 0:
 					fed.Up()
 				case 1:
@@ -193,6 +194,21 @@ func FuzzDBMOps(f *testing.F) {
 					fed.Reduce()
 				case 3:
 					fed.Subtract(a)
+				case 4:
+					// SubtractOwned on a copy it owns leaves what
+					// Subtract leaves; its members then go back
+					owned := fed.Clone()
+					fed.Subtract(a)
+					owned.SubtractOwned(a, &spares)
+					if len(owned.Zones) != len(fed.Zones) {
+						t.Fatalf("SubtractOwned leaves %d members, Subtract %d", len(owned.Zones), len(fed.Zones))
+					}
+					for i := range fed.Zones {
+						if !owned.Zones[i].Equal(fed.Zones[i]) {
+							t.Fatalf("SubtractOwned's member %d is %s, Subtract's %s", i, owned.Zones[i], fed.Zones[i])
+						}
+						spares.Put(owned.Zones[i])
+					}
 				}
 				if fed.IncludesDBM(a) {
 					num, den := a.Point()

@@ -176,6 +176,17 @@ func TestSubtractTable(t *testing.T) {
 // with zones, each checked with naiveIn).
 type fedRef func(p point) bool
 
+// genNext returns a random zone, half the time one related to a zone of
+// seen (when there is one), and seen with it appended: the federation
+// tests' steps subtract and add zones that overlap those before.
+func genNext(rng *rand.Rand, dim int, seen []DBM) (DBM, []DBM) {
+	d := genDBM(rng, dim, testMaxConst)
+	if len(seen) > 0 && rng.IntN(2) == 0 {
+		d = genRelated(rng, seen[rng.IntN(len(seen))], testMaxConst)
+	}
+	return d, append(seen, d)
+}
+
 func TestFederationOpsMatchNaive(t *testing.T) {
 	rng := newRand(41)
 	for seed := 0; seed < testSeeds/4; seed++ {
@@ -184,11 +195,8 @@ func TestFederationOpsMatchNaive(t *testing.T) {
 		ref := fedRef(func(point) bool { return false })
 		var seen []DBM
 		for step := 0; step < 8; step++ {
-			d := genDBM(rng, dim, testMaxConst)
-			if len(seen) > 0 && rng.IntN(2) == 0 {
-				d = genRelated(rng, seen[rng.IntN(len(seen))], testMaxConst)
-			}
-			seen = append(seen, d)
+			var d DBM
+			d, seen = genNext(rng, dim, seen)
 			prev := ref
 			var op string
 			switch rng.IntN(7) {
@@ -501,11 +509,8 @@ func TestSubtractOwnedIsSubtract(t *testing.T) {
 		owned := plain.Clone()
 		var seen []DBM
 		for step := 0; step < 10; step++ {
-			d := genDBM(rng, dim, testMaxConst)
-			if len(seen) > 0 && rng.IntN(2) == 0 {
-				d = genRelated(rng, seen[rng.IntN(len(seen))], testMaxConst)
-			}
-			seen = append(seen, d)
+			var d DBM
+			d, seen = genNext(rng, dim, seen)
 			if plain.IsEmpty() || rng.IntN(4) == 0 {
 				// refill, as Stepper.Deadlocked starts each state
 				z := genDBM(rng, dim, testMaxConst)

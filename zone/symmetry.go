@@ -735,27 +735,22 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 		// the discrete part first: the zone is permuted only for an
 		// ordering whose discrete part is not greater than the best's
 		id := s.applyDiscrete(s.pi, locs, vars, s.locs, s.vars2, s.ci)
-		permute := func() {
-			if id {
-				copy(s.z.M, z.M)
-			} else {
-				permuteZone(z, s.ci, s.z)
-			}
-		}
+		d := -1 // the first ordering is the least so far
 		if !first {
-			d := slices.Compare(s.locs, s.bestLocs)
-			if d == 0 {
+			if d = slices.Compare(s.locs, s.bestLocs); d == 0 {
 				d = slices.Compare(s.vars2, s.bestVars)
 			}
 			if d > 0 {
 				continue
 			}
-			permute()
-			if d == 0 && slices.Compare(s.z.M, s.best.M) >= 0 {
-				continue
-			}
+		}
+		if id {
+			copy(s.z.M, z.M)
 		} else {
-			permute()
+			permuteZone(z, s.ci, s.z)
+		}
+		if d == 0 && slices.Compare(s.z.M, s.best.M) >= 0 {
+			continue
 		}
 		first = false
 		s.locs, s.bestLocs = s.bestLocs, s.locs

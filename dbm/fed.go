@@ -224,12 +224,20 @@ func (f *Federation) subtract(d DBM, sp *Spares) {
 		out.Zones = sp.zones[:0]
 	}
 	for _, z := range f.Zones {
+		// inclusion first: where d covers a member (the deadlock
+		// predicate's usual case: one move's pre-image covers the zone)
+		// it ends the test at once, and where it does not it usually
+		// fails at one of the first entries
+		if z.SubsetEq(d) {
+			sp.Put(z)
+			continue
+		}
 		if z.disjointQuick(d) {
 			// unchanged: the member itself, not a copy
 			out.Zones = append(out.Zones, z)
 			continue
 		}
-		out = z.subtractOverlapping(d, out, sp)
+		out = z.splitBy(d, out, sp)
 	}
 	if sp != nil {
 		// the old member list becomes the next call's scratch
@@ -324,19 +332,18 @@ func (d DBM) Subtract(o DBM, out Federation) Federation {
 		out.Zones = append(out.Zones, d.Clone())
 		return out
 	}
-	return d.subtractOverlapping(o, out, nil)
-}
-
-// subtractOverlapping is Subtract for a non-empty d and an o that
-// disjointQuick does not tell apart from d (Federation.Subtract has
-// checked that already). With spares sp (SubtractOwned), d is a member
-// that the federation owns: where d − o is d, d itself is appended, and
-// otherwise d's matrix goes to sp; pieces and scratch come from sp.
-func (d DBM) subtractOverlapping(o DBM, out Federation, sp *Spares) Federation {
 	if d.SubsetEq(o) {
-		sp.Put(d)
 		return out
 	}
+	return d.splitBy(o, out, nil)
+}
+
+// splitBy is Subtract for a non-empty d that is neither included in o
+// nor told apart from it by disjointQuick (the callers have checked
+// both). With spares sp (SubtractOwned), d is a member that the
+// federation owns: where d − o is d, d itself is appended, and
+// otherwise d's matrix goes to sp; pieces and scratch come from sp.
+func (d DBM) splitBy(o DBM, out Federation, sp *Spares) Federation {
 	var buf [16]Constraint
 	cs := o.MinConstraints(buf[:0])
 	start := len(out.Zones)

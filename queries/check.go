@@ -478,7 +478,7 @@ type member struct {
 	// (convex hull), so found may be spurious and sup values are bounds.
 	approx bool
 	// overDead: an E<>/A[] goal with deadlock, decided in this exploration
-	// on the stored zones of an LU abstraction (zone.Visit.Expanded), an
+	// on the stored zones of an LU abstraction (zone.Visit.Stored), an
 	// over-approximation; needExact is set when the goal or a model error
 	// was met there, and the query is then explored again under Extra_M+.
 	overDead, needExact bool
@@ -503,11 +503,13 @@ func explore(sys *zone.System, ms []*member, opts Options) zone.Result {
 // so a goal met in none of them is unreachable, and the exploration is
 // that of the other members (property (7) of agreement-scalar, f = 0,
 // (9,10,50): 504,345 zones where its constant T - c1 makes 1,901,981).
-// Where the goal is met, real or not, the exploration is abandoned at once
-// and made again with them (coarse unset), as if the first had not been:
-// a coarser abstraction meets spurious deadlocks more often (the f = 1
-// rows of the agreement table), and what it explored until then is the
-// price of the try.
+// Where the goal is met, real or not, the exploration is made again with
+// them (coarse unset), as if the first had not been: a coarser
+// abstraction meets spurious deadlocks more often (the f = 1 rows of the
+// agreement table), and the first exploration is the price of the try.
+// The goal is decided on the zones stored when the exploration completes
+// (zone.Options.VisitStored), not on every zone expanded, so a try that
+// meets it has explored everything first.
 func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.Result {
 	var fs []*model.Formula
 	deadlock := false
@@ -610,9 +612,9 @@ func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.
 	// with a sup/inf member, every successor is visited, and the E<>/A[]
 	// goals skip those the passed list covers, as under VisitNew
 	zopts.MarkCovered = wholeGraph
-	// over-approximated deadlock goals are decided on the stored zones,
-	// which contain every reachable valuation under inclusion
-	zopts.VisitExpanded = len(overDead) > 0
+	// over-approximated deadlock goals are decided on the zones stored at
+	// the end, which contain every reachable valuation under inclusion
+	zopts.VisitStored = len(overDead) > 0
 	if opts.Progress != nil {
 		zopts.Progress = func(s zone.Stats) { opts.Progress(qs, s) }
 	}
@@ -662,14 +664,14 @@ func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.
 		}
 		return func(v *zone.Visit) bool {
 			for i, m := range ms {
-				if v.Expanded != m.overDead {
+				if v.Stored != m.overDead {
 					continue
 				}
 				if m.overDead {
 					if m.decided.Load() || failed.Load() {
 						continue
 					}
-					ok, err := checker.SatVisit(m.goal, v)
+					ok, err := checker.Sat(m.goal, v.Locs, v.Vars, v.Zone)
 					if err != nil && zone.Interrupted(err) {
 						fail(err)
 						return true

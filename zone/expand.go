@@ -90,9 +90,8 @@ type expander struct {
 	// set Visit.Covered on those it drops (Options.MarkCovered); keep
 	// holds the exact zone meanwhile.
 	markCovered bool
-	// visitExpanded: Options.VisitExpanded; inv is the zone it shows
-	visitExpanded bool
-	inv           dbm.DBM
+	// inv is the zone a visit of Options.VisitStored shows
+	inv dbm.DBM
 	// start is Options.Initial (nil: the initial state).
 	start *Start
 	// exactFirst: test a successor's inclusion before abstracting it
@@ -125,24 +124,23 @@ type expander struct {
 
 func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed passedStore, visit Visitor) *expander {
 	e := &expander{
-		sys:           sys,
-		graph:         graph,
-		st:            NewStepper(sys),
-		xp:            newExtrapolator(sys, opts.Extrapolation),
-		alu:           alu,
-		passed:        passed,
-		visit:         visit,
-		maxStates:     opts.Limits.MaxStates,
-		visitNew:      opts.VisitNew && !opts.Hull,
-		markCovered:   opts.MarkCovered && !opts.VisitNew && !opts.Hull,
-		visitExpanded: opts.VisitExpanded,
-		start:         opts.Initial,
-		locs:          make([]int32, sys.NProcs),
-		vars:          make([]int32, sys.NVars),
-		dlocs:         make([]int32, sys.NProcs),
-		dvars:         make([]int32, sys.NVars),
-		src:           dbm.New(sys.Dim),
-		exact:         dbm.New(sys.Dim),
+		sys:         sys,
+		graph:       graph,
+		st:          NewStepper(sys),
+		xp:          newExtrapolator(sys, opts.Extrapolation),
+		alu:         alu,
+		passed:      passed,
+		visit:       visit,
+		maxStates:   opts.Limits.MaxStates,
+		visitNew:    opts.VisitNew && !opts.Hull,
+		markCovered: opts.MarkCovered && !opts.VisitNew && !opts.Hull,
+		start:       opts.Initial,
+		locs:        make([]int32, sys.NProcs),
+		vars:        make([]int32, sys.NVars),
+		dlocs:       make([]int32, sys.NProcs),
+		dvars:       make([]int32, sys.NVars),
+		src:         dbm.New(sys.Dim),
+		exact:       dbm.New(sys.Dim),
 	}
 	if e.visitNew || e.markCovered {
 		e.keep = dbm.New(sys.Dim)
@@ -344,27 +342,6 @@ func (e *expander) expand(node nodeID) (StopReason, error) {
 	s.zoneOf(r).load(e.src)
 	e.node, e.moveIdx, e.reason, e.err = node, 0, Completed, nil
 	e.explored.Add(1)
-	if e.visitExpanded {
-		// The abstraction may have dropped the invariant's upper bounds
-		// (Extra_LU+ keeps only what lower-bound guards can tell apart;
-		// successors apply the invariant again): the visitor sees the
-		// stored zone within the invariant, which still holds every
-		// reachable valuation.
-		if e.inv.M == nil {
-			e.inv = dbm.New(e.sys.Dim)
-		}
-		e.inv.CopyFrom(e.src)
-		ok, err := e.st.applyInvariants(e.locs, e.vars, e.inv)
-		if err != nil {
-			return Completed, err
-		}
-		if ok {
-			e.v = Visit{Parent: e.graph.node(node), Locs: e.locs, Vars: e.vars, Zone: e.inv, Expanded: true, stepper: e.st}
-			if e.visit(&e.v) {
-				return Stopped, nil
-			}
-		}
-	}
 	z := e.src
 	if e.graph.unpruned {
 		z = dbm.DBM{}
@@ -421,4 +398,56 @@ func (e *expander) successor(m Move) bool {
 		return false
 	}
 	return true
+}
+
+// visitStored calls the visitor on the states that records [lo, hi) of
+// store s hold at the end of a completed search, skipping the evicted
+// ones (Options.VisitStored). The abstraction may have dropped the
+// invariant's upper bounds (Extra_LU+ keeps only what lower-bound guards
+// can tell apart; successors apply the invariant again): the visitor sees
+// the stored zone within the invariant, which still holds every reachable
+// valuation it held. It returns Stopped when the visitor asks to stop.
+func (e *expander) visitStored(s *nodeStore, lo, hi uint64) (StopReason, nodeID, error) {
+	if e.inv.M == nil {
+		e.inv = dbm.New(e.sys.Dim)
+	}
+	for i := lo; i < hi; i++ {
+		r := s.recs.at(i)
+		if atomic.LoadUint32(&r.flags)&coveredFlag != 0 {
+			continue
+		}
+		e.sys.decodeKey(s.key(r.key), e.locs, e.vars)
+		s.zoneOf(r).load(e.inv)
+		ok, err := e.st.applyInvariants(e.locs, e.vars, e.inv)
+		if err != nil {
+			return Completed, s.id(i), err
+		}
+		if !ok {
+			continue
+		}
+		e.v = Visit{Parent: e.graph.node(s.id(i)), Locs: e.locs, Vars: e.vars, Zone: e.inv, Stored: true}
+		if e.visit(&e.v) {
+			return Stopped, noNode, nil
+		}
+	}
+	return Completed, noNode, nil
+}
+
+// storedChunk is a range of records of one store, the unit in which the
+// final visits (Options.VisitStored) are shared out and the limits polled.
+type storedChunk struct {
+	s      *nodeStore
+	lo, hi uint64
+}
+
+// storedChunks cuts the graph's records into chunks of at most 4,096.
+func (g *nodeGraph) storedChunks() []storedChunk {
+	const size = 4096
+	var cs []storedChunk
+	for _, s := range g.stores {
+		for lo := uint64(0); lo < s.n; lo += size {
+			cs = append(cs, storedChunk{s, lo, min(lo+size, s.n)})
+		}
+	}
+	return cs
 }

@@ -12,8 +12,7 @@ import (
 // formula is put in negation normal form on the fly, data conditions are
 // evaluated on (l, v), and every disjunct of the resulting DNF over clock
 // constraints is a zone (a constraint's negation is again a constraint).
-// A Checker owns scratch space (including its own Stepper for deadlock,
-// which SatVisit replaces by the expanding worker's on an expanded visit)
+// A Checker owns scratch space (including its own Stepper for deadlock)
 // and is not safe for concurrent use.
 type Checker struct {
 	sys  *System
@@ -76,19 +75,6 @@ func (c *Checker) Sat(f *model.Formula, locs, vars []int32, z dbm.DBM) (bool, er
 		return false
 	})
 	return found, err
-}
-
-// SatVisit is Sat on the state of a visit. On an expanded visit
-// (Options.VisitExpanded) the deadlock predicate enumerates the state's
-// moves with the expanding worker's Stepper, which then finds the state's
-// enabled edges computed already when it expands the state.
-func (c *Checker) SatVisit(f *model.Formula, v *Visit) (bool, error) {
-	if v.Expanded && v.stepper != nil {
-		own := c.st
-		c.st = v.stepper
-		defer func() { c.st = own }()
-	}
-	return c.Sat(f, v.Locs, v.Vars, v.Zone)
 }
 
 // Zones calls fn with zones whose union is the set of valuations of z that

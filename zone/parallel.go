@@ -464,6 +464,28 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 		return finish()
 	}
 
+	// the final visits (Options.VisitStored): once every worker is done
+	// searching, they share out the passed list's records in chunks
+	var searched sync.WaitGroup
+	searched.Add(workers)
+	var chunks []storedChunk
+	var chunksOnce sync.Once
+	var nextChunk atomic.Int64
+	visitStored := func(e *expander) {
+		chunksOnce.Do(func() { chunks = shared.graph.storedChunks() })
+		for !flags.stop.Load() {
+			k := int(nextChunk.Add(1) - 1)
+			if k >= len(chunks) {
+				return
+			}
+			c := chunks[k]
+			if r, at, err := e.visitStored(c.s, c.lo, c.hi); err != nil || r != Completed {
+				end(r, err, at)
+				return
+			}
+		}
+	}
+
 	var wg, ready sync.WaitGroup
 	for i := range exps {
 		wg.Add(1)
@@ -478,6 +500,11 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 				list = &fifoList{global: &global, workers: workers}
 			}
 			runWorker(e, list, &flags, opts, start, now, end)
+			searched.Done()
+			if opts.VisitStored {
+				searched.Wait()
+				visitStored(e)
+			}
 		}(i)
 	}
 

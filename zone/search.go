@@ -99,16 +99,19 @@ type Options struct {
 	// accumulators, which need every exact successor, see them all. It
 	// is ignored under Hull, as VisitNew is.
 	MarkCovered bool
-	// VisitExpanded also calls the visitor on every state taken from the
-	// waiting list, before its successors, with the zone as stored
-	// (abstracted; under symmetry the representative's) within the
-	// location's invariant, and Visit.Expanded set. When the search completes under inclusion
-	// subsumption, every reachable valuation lies in one of these zones,
-	// whatever the abstraction: a property found in none of them holds
-	// nowhere, although one found in them may hold only in the
+	// VisitStored calls the visitor once more, when the search has
+	// completed, on every state that the passed list then holds, with the
+	// zone as stored (abstracted; under symmetry the representative's)
+	// within the location's invariant, and Visit.Stored set. Under
+	// inclusion subsumption every reachable valuation lies in one of these
+	// zones, whatever the abstraction: a property found in none of them
+	// holds nowhere, although one found in them may hold only in the
 	// abstraction. queries decides deadlock this way under Extra_LU+,
-	// which does not preserve deadlocks (see Deadlocked).
-	VisitExpanded bool
+	// which does not preserve deadlocks (see Deadlocked). Visiting only
+	// the final zones, not every zone expanded, skips those that larger
+	// zones evicted later: on the agreement table's largest rows two
+	// thirds of the zones expanded.
+	VisitStored bool
 	// Initial, when not nil, is the state the search starts from instead
 	// of the network's initial state (Stepper.InitialFrom).
 	Initial *Start
@@ -171,17 +174,14 @@ type Visit struct {
 	Move   Move
 	Locs   []int32
 	Vars   []int32
-	Zone   dbm.DBM // exact: not extrapolated (but see Expanded)
-	// Expanded marks a visit of Options.VisitExpanded: Parent is the
-	// state itself, Move is nil and Zone is the stored, abstracted zone
-	// within the invariant.
-	Expanded bool
+	Zone   dbm.DBM // exact: not extrapolated (but see Stored)
+	// Stored marks a visit of Options.VisitStored: Parent is the state
+	// itself, Move is nil and Zone is the stored, abstracted zone within
+	// the invariant.
+	Stored bool
 	// Covered marks, under Options.MarkCovered, a successor that a
 	// stored zone covers (the passed list did not keep it).
 	Covered bool
-	// stepper, on an expanded visit, is the expanding worker's Stepper,
-	// idle until the visit returns (Checker.SatVisit borrows it)
-	stepper *Stepper
 }
 
 // Visitor is called for the initial state and for every successor; it
@@ -297,6 +297,20 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 				s.Elapsed = t.Sub(start)
 				s.PeakMemory = mem.peak
 				opts.Progress(s)
+			}
+		}
+	}
+	if opts.VisitStored {
+		for _, c := range passed.graph.storedChunks() {
+			if r, hit := timeLimit(now()); hit {
+				return finish(r)
+			}
+			reason, at, err := e.visitStored(c.s, c.lo, c.hi)
+			if err != nil {
+				return failed(err, at)
+			}
+			if reason != Completed {
+				return finish(reason)
 			}
 		}
 	}

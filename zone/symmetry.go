@@ -147,8 +147,11 @@ type symmetry struct {
 	pi           perm
 	bestPi       perm
 	gsig         [][]int32
-	tieBase      []int32 // the tied members in sorted order, group after group
-	scratch      []int32
+	// rowHash[x] and colHash[x] are the hashes of clock x's row and
+	// column in the zone being canonicalised (clockHashes)
+	rowHash, colHash []uint64
+	tieBase          []int32 // the tied members in sorted order, group after group
+	scratch          []int32
 	// exact is set by canon when every tie was tried: the representative
 	// is then the same for every state of the orbit.
 	exact bool
@@ -652,22 +655,43 @@ func (s *symmetry) appendFeature(sig []int32, f feature, i int, locs, vars []int
 			sig = append(sig, 0)
 		}
 	case fClock:
-		// The bounds against 0, then a hash of the multiset of the
-		// clock's differences with the other clocks (row and column):
-		// a sum of mixed values, so that no permutation of the other
-		// clocks changes it and no sort is needed. Members whose hashes
-		// collide only tie, and ties are ordered as below.
+		// The bounds against 0, then the hashes of the clock's row and
+		// column (clockHashes).
 		x := int(f.idx)
-		row, col := uint64(0), uint64(0)
-		for y := 1; y < n; y++ {
-			if y != x {
-				row += mixBound(z.M[x*n+y])
-				col += mixBound(z.M[y*n+x])
-			}
-		}
+		row, col := s.rowHash[x], s.colHash[x]
 		sig = append(sig, int32(z.M[x*n]), int32(z.M[x]), int32(row), int32(row>>32), int32(col), int32(col>>32))
 	}
 	return sig
+}
+
+// clockHashes sets rowHash and colHash to a hash of the multiset of each
+// clock's differences with the other clocks, in its row and in its
+// column: a sum of mixed values, so that no permutation of the other
+// clocks changes it and no sort is needed. Members whose hashes collide
+// only tie, and ties are ordered as canon orders them. One pass over the
+// matrix mixes each bound once for its row and its column; the bounds
+// < ∞ are left out of the sums (a row of n - 2 entries with k of them
+// finite is told apart by the sum of those k), which skips the
+// unconstrained clocks of idle processes.
+func (s *symmetry) clockHashes(z dbm.DBM) {
+	n := z.Dim
+	if len(s.rowHash) != n {
+		s.rowHash, s.colHash = make([]uint64, n), make([]uint64, n)
+	}
+	clear(s.rowHash)
+	clear(s.colHash)
+	for x := 1; x < n; x++ {
+		row := z.M[x*n : x*n+n]
+		h := uint64(0)
+		for y := 1; y < n; y++ {
+			if b := row[y]; y != x && b != dbm.LTInf {
+				m := mixBound(b)
+				h += m
+				s.colHash[y] += m
+			}
+		}
+		s.rowHash[x] = h
+	}
 }
 
 // mixBound spreads an encoded bound over 64 bits (the finaliser of
@@ -691,6 +715,7 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 	s.tieBase = s.tieBase[:0]
 	s.exact = true
 	combos := 1
+	s.clockHashes(z)
 	for k := range s.sizes {
 		for i := range s.sizes[k] {
 			s.signature(k, i, locs, vars, z)

@@ -258,6 +258,10 @@ func (x *extrapolator) apply(z dbm.DBM, locs []int32) (parts []dbm.DBM, split bo
 	return x.applyPrepared(z)
 }
 
+// splits reports whether apply may return several parts (diagonals kept
+// by splitting).
+func (x *extrapolator) splits() bool { return len(x.diags) > 0 || len(x.split) > 0 }
+
 // applyPrepared is apply after prepare.
 func (x *extrapolator) applyPrepared(z dbm.DBM) (parts []dbm.DBM, split bool) {
 	if x.cfg.Kind == ExtraNone {

@@ -329,6 +329,9 @@ type nodeGraph struct {
 	// expansion (the convex hull), and a path's move indices must be found
 	// again from the zone the node ends with.
 	unpruned bool
+	// reclaimed: the bytes of an evicted node's zone may have been handed
+	// to another zone (passedList.reclaim); its key and record remain.
+	reclaimed bool
 }
 
 func (g *nodeGraph) store(id nodeID) *nodeStore { return g.stores[id&g.mask] }

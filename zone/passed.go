@@ -37,10 +37,11 @@ type passedList struct {
 	// reclaim: an evicted node's zone bytes go back to the store for the
 	// next zone of the same length. Only the search that owns the list
 	// sets it, where nothing reads the zone of an evicted node again: one
-	// worker (another could be loading it), no symmetry (the concrete
-	// trace reloads the representatives of a path), no priorities (a
-	// path's moves are ordered by its nodes' zones), no convex hull. The
-	// record stays, for the paths through it.
+	// worker (another could be loading it), no priorities (a path's moves
+	// are ordered by its nodes' zones), no convex hull, and under
+	// symmetry no splitting (the concrete trace computes a reclaimed
+	// node's representative from its parent's, which needs the one part;
+	// nodeGraph.reclaimed). The record stays, for the paths through it.
 	reclaim bool
 }
 

@@ -209,7 +209,13 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	if e.sym != nil {
 		passed.graph.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial, exactFirst: e.exactFirst}
 	}
-	passed.reclaim = reclaimEvicted && e.sym == nil && !opts.Hull && !sys.Net.Priorities
+	// An evicted zone's bytes are reused unless a trace may read them:
+	// under priorities PathMoves orders a parent's moves by its zone, and
+	// under symmetry concretePath compares each node of a path with the
+	// successor parts of its parent, which it can do without the node's
+	// zone only where there is one part (no splitting).
+	passed.reclaim = reclaimEvicted && !opts.Hull && !sys.Net.Priorities && (e.sym == nil || !e.xp.splits())
+	passed.graph.reclaimed = passed.reclaim
 	if e.alu {
 		// The extrapolator computes the bounds of the location vector
 		// (local) or once (global) before each insert: the same bounds,

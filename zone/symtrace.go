@@ -80,6 +80,13 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 		s.Decode(n, rep.locs, rep.vars)
 		n.LoadZone(rep.z)
 	}
+	// A node that a larger zone evicted may have lost its zone's bytes
+	// (passedList.reclaim, only where the abstraction never splits a
+	// zone): pick then takes the one part of the successor, whose
+	// representative is the node's zone, and keeps it in next, from which
+	// the path goes on instead of loading the node.
+	gone := func(n Node) bool { return n.g.reclaimed && n.Covered() }
+	next := newSymState(s)
 
 	// pick finds the extrapolated part of (locs, vars, z) whose
 	// representative is node n, stores it (unpermuted) in out and returns
@@ -87,10 +94,15 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 	exactFirst := parent.g.sym.exactFirst
 	permuted := dbm.New(s.Dim)
 	pick := func(locs, vars []int32, z dbm.DBM, n Node, out *symState) (perm, error) {
+		noZone := gone(n)
+		if noZone {
+			s.Decode(n, rep.locs, rep.vars)
+		} else {
+			load(n)
+		}
 		if exactFirst {
 			// as storeSymmetricExact stored it: the exact successor's
 			// representative, its permutation applied to each part
-			load(n)
 			xp.prepare(locs)
 			cl, cv, _, ck, ci := sym.canon(locs, vars, z)
 			if string(ck) == string(n.key()) && slices.Equal(cl, rep.locs) && slices.Equal(cv, rep.vars) {
@@ -101,10 +113,13 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 				}
 				for _, p := range parts {
 					permuteZone(p, ci, permuted)
-					if permuted.Equal(rep.z) {
+					if noZone && len(parts) == 1 || !noZone && permuted.Equal(rep.z) {
 						copy(out.locs, locs)
 						copy(out.vars, vars)
 						out.z.CopyFrom(p)
+						copy(next.locs, cl)
+						copy(next.vars, cv)
+						next.z.CopyFrom(permuted)
 						return pi, nil
 					}
 				}
@@ -115,20 +130,33 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 		if !split {
 			parts = []dbm.DBM{z}
 		}
-		load(n)
 		key := n.key()
 		for _, p := range parts {
 			cl, cv, cz, ck, _ := sym.canon(locs, vars, p)
 			// equal for an exact search; under the convex hull, the node
 			// holds the hull of this part and earlier ones
-			if string(ck) == string(key) && slices.Equal(cl, rep.locs) && slices.Equal(cv, rep.vars) && cz.SubsetEq(rep.z) {
+			if string(ck) == string(key) && slices.Equal(cl, rep.locs) && slices.Equal(cv, rep.vars) && (noZone && len(parts) == 1 || !noZone && cz.SubsetEq(rep.z)) {
 				copy(out.locs, locs)
 				copy(out.vars, vars)
 				out.z.CopyFrom(p)
+				copy(next.locs, cl)
+				copy(next.vars, cv)
+				next.z.CopyFrom(cz)
 				return sym.canonPerm(), nil
 			}
 		}
 		return nil, fmt.Errorf("internal error: a stored state is not the representative of a successor of its parent")
+	}
+	// at sets rep to node n, whose representative the last pick computed
+	// into next.
+	at := func(n Node) {
+		if !gone(n) {
+			load(n)
+			return
+		}
+		copy(rep.locs, next.locs)
+		copy(rep.vars, next.vars)
+		rep.z.CopyFrom(next.z)
 	}
 	// step finds the move of conc whose successor is want.
 	step := func() (Move, error) {
@@ -200,7 +228,7 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 		return step()
 	}
 	for i := 1; i < len(path); i++ {
-		load(path[i-1])
+		at(path[i-1])
 		m, err := moveAt(path[i].g.rec(path[i].id).moveIdx)
 		if err != nil {
 			return nil, err
@@ -220,7 +248,7 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 		sigma = sigma.then(pi)
 	}
 	if last != nil {
-		load(path[len(path)-1])
+		at(path[len(path)-1])
 		cm, err := follow(last)
 		if err != nil {
 			return nil, err

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/tcheck/tcheck/model"
@@ -45,6 +46,10 @@ type explorer struct {
 
 	pend []raiseReq
 
+	// tried counts the moves (combinations of edges) enumerated so far;
+	// past maxTried the exploration gives up (movesPerState).
+	tried, maxTried int
+
 	// per-state scratch
 	edges [][]edgeInfo
 	key   []byte
@@ -68,12 +73,14 @@ type edgeRec struct {
 // clock); supClock > 0 adds the tick clock and records the graph.
 func newExplorer(net *model.Network, ceil []int32, maxStates int, supClock int) *explorer {
 	nm := len(net.Clocks) - 1
+	maxStates = min(maxStates, math.MaxInt/movesPerState) // maxTried does not overflow
 	x := &explorer{
 		layout:   layout{np: len(net.Procs), nv: len(net.Vars), nc: nm},
 		net:      net,
 		env:      net.NewEnv(),
 		ceil:     ceil,
 		max:      maxStates,
+		maxTried: maxStates * movesPerState,
 		nm:       nm,
 		supClock: supClock,
 		index:    map[string]int32{},
@@ -370,6 +377,12 @@ func (x *explorer) moves(st []int32, emit func(next []int32, resetsSup bool) err
 	}
 	var cands []candidate
 	try := func(parts []*model.Edge) error {
+		// counted before anything else: the moves a state has can be
+		// exponentially many, whether they fire or not
+		x.tried++
+		if x.tried > x.maxTried {
+			return fmt.Errorf("%w: %d moves enumerated (%d per state of the limit)", ErrLimit, x.maxTried, movesPerState)
+		}
 		if anyCommitted {
 			ok := false
 			for _, e := range parts {

@@ -9,7 +9,10 @@ import (
 
 // Options bound the exploration.
 type Options struct {
-	MaxStates int // 0 = default 200000; exceeding it returns ErrLimit
+	// MaxStates: 0 = default 200000; exceeding it returns ErrLimit. It
+	// bounds the moves enumerated too: 64 per state of the limit
+	// (movesPerState), then ErrLimit.
+	MaxStates int
 	// SupCeiling: for Sup over a clock, the clock's ceiling is raised to
 	// this (0 = default 64).
 	SupCeiling int64
@@ -23,10 +26,20 @@ const (
 	minCap = 64
 	// maxRetries bounds the explorations of one question.
 	maxRetries = 64
+	// movesPerState bounds the time of an exploration as MaxStates bounds
+	// its memory: it gives up (ErrLimit) once it has enumerated
+	// movesPerState × MaxStates moves, fired or not. A broadcast joins one
+	// receiving edge from every other process that has one, so a single
+	// state can have exponentially many moves in the number of processes,
+	// all leading to a few targets (testdata/limits/broadcast-fanout.yaml:
+	// 6^8 per sending edge, 8450 states: days of enumeration). 64: the
+	// explorations of difftest's random models that complete within its
+	// state limit enumerate up to 41 moves per state of the limit.
+	movesPerState = 64
 )
 
 // ErrLimit: the exploration stored Options.MaxStates states and would need
-// more.
+// more, or it enumerated the most moves that limit allows (Options).
 var ErrLimit = errors.New("refcheck: state limit reached")
 
 // Unsupported is returned for models and formulas outside what the

@@ -2,8 +2,10 @@ package refcheck_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
@@ -604,5 +606,55 @@ system: system P;
 		if got := ask(t, net, f, refcheck.Options{SupCeiling: 10}); got != "unsupported" {
 			t.Errorf("%s: %s, want unsupported", f, got)
 		}
+	}
+}
+
+// TestMoveLimitStopsBroadcastFanOut proves the reference gives up with
+// ErrLimit, in about the time its state limit allows, on a model whose
+// states have too many moves to enumerate instead of enumerating them:
+// every broadcast of testdata/limits/broadcast-fanout.yaml combines one of
+// 6 receiving edges from each of 8 processes (55 million moves per state),
+// on which Reachable used to run for days below its state limit.
+func TestMoveLimitStopsBroadcastFanOut(t *testing.T) {
+	_, net, err := model.Load("testdata/limits/broadcast-fanout.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// far more than the cases need (tens of milliseconds per 1,000 states
+	// of the limit), far less than enumerating a single state's moves
+	const deadline = 30 * time.Second
+	for _, c := range []struct {
+		query string
+		opts  refcheck.Options
+	}{
+		{"E<> deadlock", refcheck.Options{MaxStates: 1000}},
+		{"A[] !deadlock", refcheck.Options{MaxStates: 1000}},
+		{"E<> x0 >= 1", refcheck.Options{MaxStates: 1000}},
+		{"sup: x0", refcheck.Options{MaxStates: 1000}},
+		// difftest's limit (difftest.RefMaxStates): about 2 s
+		{"E<> deadlock", refcheck.Options{MaxStates: 100000}},
+	} {
+		t.Run(fmt.Sprintf("%s/MaxStates=%d", c.query, c.opts.MaxStates), func(t *testing.T) {
+			if c.opts.MaxStates > 1000 && testing.Short() {
+				t.Skip("seconds")
+			}
+			q, err := queries.Compile(net, model.Text{S: c.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				_, _, _, err := answer(t, net, q, c.opts)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, refcheck.ErrLimit) {
+					t.Errorf("got %v, want ErrLimit", err)
+				}
+			case <-time.After(deadline):
+				t.Fatalf("no answer after %v", deadline)
+			}
+		})
 	}
 }

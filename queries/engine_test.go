@@ -338,3 +338,26 @@ func TestSupClockGrowsForever(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeLimitHoldsAmongBroadcastMoves proves that the time limit stops a
+// search inside one state whose broadcasts have millions of moves
+// (testdata/errors/broadcast-fanout.yaml, found by the differential
+// tester): each move's evaluation is too short to poll the limit, so the
+// enumeration polls it between moves; before, --timeout 5s ran for
+// minutes. Sequential and parallel searches alike.
+func TestTimeLimitHoldsAmongBroadcastMoves(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		opts := Options{Workers: workers}
+		opts.Limits.Timeout = 200 * time.Millisecond
+		done := make(chan *Result, 1)
+		go func() { done <- checkFormula(t, "testdata/errors/broadcast-fanout.yaml", nil, "E<> deadlock", opts) }()
+		select {
+		case r := <-done:
+			if r.Verdict != Unknown || r.Reason != zone.LimitTime {
+				t.Fatalf("workers %d: got %v (%v, %v), want unknown at the time limit", workers, r.Verdict, r.Reason, r.Err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("workers %d: no verdict 30 s after a 200 ms time limit", workers)
+		}
+	}
+}

@@ -89,6 +89,14 @@ func (st *Stepper) broadcast(e enabledEdge, emit func(Move) bool) bool {
 		if !emit(st.move) {
 			return false
 		}
+		// One state may have millions of broadcast moves (receivers with
+		// several enabled edges each, in many processes: every choice is a
+		// move), each evaluated too briefly to poll the limits itself: the
+		// time limit and cancellation are polled between them.
+		if st.combos++; st.combos%1024 == 0 && st.env.Interrupt != nil && st.env.Interrupt() {
+			st.moveErr = &ModelError{Err: &model.RuntimeError{Pos: procs[e.proc].Edges[e.edge].SyncSrc, Msg: "evaluation interrupted (time limit or cancellation) among the moves of a broadcast", Interrupted: true}, Move: Move{{e.proc, e.edge}}}
+			return false
+		}
 		// advance the odometer, last group fastest
 		g := len(st.groups) - 1
 		for ; g >= 0; g-- {

@@ -56,6 +56,9 @@ type Stepper struct {
 	groups           []recvGroup // broadcast receivers by process
 	moveErr          error       // an error of the last enumeration of moves (broadcast)
 	odometer         []int32
+	// combos counts the broadcast moves enumerated, to poll the
+	// interrupt between them (broadcast)
+	combos uint64
 
 	// scratch for post
 	invBuf   []invBound

@@ -22,7 +22,7 @@ import (
 // (Behrmann et al., STTT 2006, Sect. 6: a valuation they add may be
 // deadlocked where the one simulating it is not), so under them only the
 // stored, abstracted zones, which contain every reachable valuation, tell
-// that no deadlock is reachable (Options.VisitExpanded). The result is
+// that no deadlock is reachable (Options.VisitStored). The result is
 // appended to out.Zones (after truncating it) and returned. out must hold
 // no member or be the result of the caller's last call (on this Stepper or
 // another of the same goroutine), which the caller no longer reads: its

@@ -65,7 +65,7 @@ type Extrapolation struct {
 	Diagonals []model.ClockConstraint
 	// SplitDiagonals, under Extra_LU+ and without Diagonals, are
 	// diagonal constraints of a query decided on the stored zones as an
-	// over-approximation (queries' deadlock queries, Options.VisitExpanded):
+	// over-approximation (queries' deadlock queries, Options.VisitStored):
 	// zones are split along them and every part keeps its side of each
 	// (dbm.DBM.ExtraLUPlusSplit), so that the clock differences they ask
 	// about stay exact while the rest is abstracted as usual.

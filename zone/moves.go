@@ -166,8 +166,9 @@ func (st *Stepper) moves(locs, vars []int32, fn func(Move) bool) error {
 
 // curFor reports whether st.cur holds the enabled edges of (locs, vars)
 // already: data guards and channel indices depend on the discrete state
-// alone, and a state's deadlock check (Checker on an expanded visit) and
-// its expansion enumerate the moves of the same state one after the other.
+// alone, so enumerating again the moves of the state enumerated last
+// (the deadlock predicate of several formulas on one state, on one
+// Checker's Stepper) reuses them.
 func (st *Stepper) curFor(locs, vars []int32) bool {
 	return st.curValid && slices.Equal(st.curLocs, locs) && slices.Equal(st.curVars, vars)
 }

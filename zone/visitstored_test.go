@@ -25,10 +25,11 @@ func TestVisitStoredSeesTheFinalZones(t *testing.T) {
 		t.Run("workers="+strconv.Itoa(workers), func(t *testing.T) {
 			var mu sync.Mutex
 			final := map[string][]dbm.DBM{}
-			var succs []struct {
+			type keyedZone struct {
 				key string
 				z   dbm.DBM
 			}
+			var succs []keyedZone
 			opts := zone.Options{Extrapolation: zone.Extrapolation{Local: true}, Workers: workers, VisitStored: true}
 			res := zone.SearchWorkers(sys, opts, func() zone.Visitor {
 				return func(v *zone.Visit) bool {
@@ -38,10 +39,7 @@ func TestVisitStoredSeesTheFinalZones(t *testing.T) {
 					if v.Stored {
 						final[k] = append(final[k], v.Zone.Clone())
 					} else {
-						succs = append(succs, struct {
-							key string
-							z   dbm.DBM
-						}{k, v.Zone.Clone()})
+						succs = append(succs, keyedZone{k, v.Zone.Clone()})
 					}
 					return false
 				}

@@ -27,6 +27,13 @@ type passedStore interface {
 	// found uncovered under ref's key, evicting the stored zones it
 	// covers; it returns the new node, or false.
 	insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool)
+	// loadSource copies the zone of node, taken from the waiting list to
+	// be expanded, into dst; it reports false, and copies nothing, when
+	// the node is covered by now. Where evicted zones' bytes are reused
+	// (passedList.reclaim) and other workers evict, the zone must be
+	// read under the lock that evictions take: once evicted, its bytes
+	// may belong to another zone.
+	loadSource(node nodeID, dst dbm.DBM) bool
 }
 
 // keyRef is a discrete part looked up by coverExact: its hash, its
@@ -337,9 +344,11 @@ func (e *expander) expand(node nodeID) (StopReason, error) {
 	if s.ranked {
 		atomic.OrUint32(&r.flags, expandedFlag)
 	}
+	if !e.passed.loadSource(node, e.src) {
+		return Completed, nil // evicted meanwhile: its evictor covers it
+	}
 	e.srcKey = append(e.srcKey[:0], s.key(r.key)...)
 	e.sys.decodeKey(e.srcKey, e.locs, e.vars)
-	s.zoneOf(r).load(e.src)
 	e.node, e.moveIdx, e.reason, e.err = node, 0, Completed, nil
 	e.explored.Add(1)
 	z := e.src

@@ -36,6 +36,6 @@ func RankedQueueOrderForTest(pushes [][2]int, batch int) []int {
 func ReclaimForTest(on bool, reused *uint64) (restore func()) {
 	old := reclaimEvicted
 	reclaimEvicted = on
-	searchDone = func(p *passedList) { *reused = p.nodes.reused }
+	searchDone = func(n uint64) { *reused = n }
 	return func() { reclaimEvicted, searchDone = old, nil }
 }

@@ -141,6 +141,25 @@ func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32
 	return n, ok
 }
 
+// loadSource reads node's zone under its shard's lock, the lock under
+// which another worker may evict the node and hand its bytes to a new
+// zone (passedList.reclaim); a node evicted by then is not expanded.
+func (v sharedView) loadSource(node nodeID, dst dbm.DBM) bool {
+	g := v.s.graph
+	if !g.reclaimed {
+		g.store(node).zoneOf(g.rec(node)).load(dst)
+		return true
+	}
+	sh := &v.s.shards[uint64(node)&v.s.mask]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if g.covered(node) {
+		return false
+	}
+	g.store(node).zoneOf(g.rec(node)).load(dst)
+	return true
+}
+
 func (v sharedView) storedCount() int64 { return v.s.stored.Load() }
 
 func (v sharedView) coversAny(key []byte, zs []dbm.DBM) bool {
@@ -430,10 +449,25 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 		res.Stored, res.Discrete, res.Covered = shared.counts()
 		res.Elapsed = now().Sub(start)
 		res.PeakMemory = mem.sample()
+		if searchDone != nil {
+			var reused uint64
+			for i := range shared.shards {
+				reused += shared.shards[i].p.nodes.reused
+			}
+			searchDone(reused)
+		}
 		return res
 	}
 
 	init := newExp()
+	// evicted zones' bytes are reused on the sequential search's terms
+	// (Search); the workers read a zone they expand under its shard's
+	// lock (sharedView.loadSource)
+	reclaim := reclaimEvicted && !opts.Hull && !sys.Net.Priorities && (init.sym == nil || !init.xp.splits())
+	shared.graph.reclaimed = reclaim
+	for i := range shared.shards {
+		shared.shards[i].p.reclaim = reclaim
+	}
 	if init.sym != nil {
 		shared.graph.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial, exactFirst: init.exactFirst}
 	}

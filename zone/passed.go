@@ -35,9 +35,10 @@ type passedList struct {
 	decoded *decodedCache
 	dist    []dbm.Bound // scratch of within
 	// reclaim: an evicted node's zone bytes go back to the store for the
-	// next zone of the same length. Only the search that owns the list
-	// sets it, where nothing reads the zone of an evicted node again: one
-	// worker (another could be loading it), no priorities (a path's moves
+	// next zone of the same length. The search sets it where nothing
+	// reads the zone of an evicted node again: workers read the zone
+	// they expand under the lock evictions take (loadSource), and there
+	// are no priorities (a path's moves
 	// are ordered by its nodes' zones), no convex hull, and under
 	// symmetry no splitting (the concrete trace computes a reclaimed
 	// node's representative from its parent's, which needs the one part;
@@ -380,6 +381,14 @@ func (p *passedList) insertHull(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx in
 
 // node returns the handle of a node of this list.
 func (p *passedList) node(id nodeID) Node { return p.graph.node(id) }
+
+// loadSource copies the zone of node into dst. The sequential search
+// pops only uncovered nodes and nothing evicts while it expands one.
+func (p *passedList) loadSource(node nodeID, dst dbm.DBM) bool {
+	s := p.graph.store(node)
+	s.zoneOf(p.graph.rec(node)).load(dst)
+	return true
+}
 
 // zoneOf returns the stored zone of a node of this list and its index in
 // the store.

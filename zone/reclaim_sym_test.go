@@ -1,7 +1,9 @@
 package zone
 
 import (
+	"cmp"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/tcheck/tcheck/model"
@@ -30,51 +32,66 @@ func TestReclaimedPathsGiveConcreteTraces(t *testing.T) {
 				t.Fatal(err)
 			}
 			sys := NewSystem(net)
-			var final []Node
-			res := Search(sys, Options{Extrapolation: Extrapolation{Kind: ExtraLUPlus, Local: true}, Symmetry: true, VisitStored: true}, func(v *Visit) bool {
-				if v.Stored {
-					final = append(final, v.Parent)
-				}
-				return false
-			})
-			if res.Reason != Completed || len(final) == 0 || !final[0].g.reclaimed {
-				t.Fatalf("%v, %d final states, reclaimed %v: want a completed search that reuses evicted zones", res.Reason, len(final), len(final) > 0 && final[0].g.reclaimed)
-			}
-			sym, _ := newSymmetry(sys)
-			st := NewStepper(sys)
-			cur := newSymState(sys)
-			nxt := newSymState(sys)
-			checked := 0
-			for _, n := range final {
-				path := n.Path()
-				if !slices.ContainsFunc(path, Node.Covered) {
-					continue
-				}
-				moves, err := sys.TraceMoves(n, nil)
-				if err != nil {
-					t.Fatalf("the trace to a state through evicted nodes: %v", err)
-				}
-				if ok, err := st.InitialFrom(nil, cur.locs, cur.vars, cur.z); !ok || err != nil {
-					t.Fatalf("initial state: %v %v", ok, err)
-				}
-				for i, m := range moves {
-					ok, err := st.Post(cur.locs, cur.vars, cur.z, m, nxt.locs, nxt.vars, nxt.z)
-					if !ok || err != nil {
-						t.Fatalf("move %d of %d of the trace is not enabled in the model (%v)", i+1, len(moves), err)
-					}
-					cur, nxt = nxt, cur
-				}
-				_, _, _, key, _ := sym.canon(cur.locs, cur.vars, cur.z)
-				if string(key) != string(n.key()) {
-					t.Fatalf("the trace ends in a state whose representative is not the node's")
-				}
-				if checked++; checked == 200 {
-					break
-				}
-			}
-			if checked == 0 {
-				t.Fatal("no final state's path passes through an evicted node")
+			for _, workers := range []int{1, 2} {
+				checkReclaimedTraces(t, sys, workers)
 			}
 		})
+	}
+}
+
+// checkReclaimedTraces is TestReclaimedPathsGiveConcreteTraces on one
+// search of sys with the given workers.
+func checkReclaimedTraces(t *testing.T, sys *System, workers int) {
+	var mu sync.Mutex
+	var final []Node
+	res := SearchWorkers(sys, Options{Extrapolation: Extrapolation{Kind: ExtraLUPlus, Local: true}, Symmetry: true, VisitStored: true, Workers: workers}, func() Visitor {
+		return func(v *Visit) bool {
+			if v.Stored {
+				mu.Lock()
+				final = append(final, v.Parent)
+				mu.Unlock()
+			}
+			return false
+		}
+	})
+	if res.Reason != Completed || len(final) == 0 || !final[0].g.reclaimed {
+		t.Fatalf("%d workers: %v, %d final states, reclaimed %v: want a completed search that reuses evicted zones", workers, res.Reason, len(final), len(final) > 0 && final[0].g.reclaimed)
+	}
+	// the same states in any order of the final visits
+	slices.SortFunc(final, func(a, b Node) int { return cmp.Compare(a.id, b.id) })
+	sym, _ := newSymmetry(sys)
+	st := NewStepper(sys)
+	cur := newSymState(sys)
+	nxt := newSymState(sys)
+	checked := 0
+	for _, n := range final {
+		path := n.Path()
+		if !slices.ContainsFunc(path, Node.Covered) {
+			continue
+		}
+		moves, err := sys.TraceMoves(n, nil)
+		if err != nil {
+			t.Fatalf("the trace to a state through evicted nodes: %v", err)
+		}
+		if ok, err := st.InitialFrom(nil, cur.locs, cur.vars, cur.z); !ok || err != nil {
+			t.Fatalf("initial state: %v %v", ok, err)
+		}
+		for i, m := range moves {
+			ok, err := st.Post(cur.locs, cur.vars, cur.z, m, nxt.locs, nxt.vars, nxt.z)
+			if !ok || err != nil {
+				t.Fatalf("move %d of %d of the trace is not enabled in the model (%v)", i+1, len(moves), err)
+			}
+			cur, nxt = nxt, cur
+		}
+		_, _, _, key, _ := sym.canon(cur.locs, cur.vars, cur.z)
+		if string(key) != string(n.key()) {
+			t.Fatalf("the trace ends in a state whose representative is not the node's")
+		}
+		if checked++; checked == 200 {
+			break
+		}
+	}
+	if checked == 0 {
+		t.Fatalf("%d workers: no final state's path passes through an evicted node", workers)
 	}
 }

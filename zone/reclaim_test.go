@@ -1,9 +1,12 @@
 package zone_test
 
 import (
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
+	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/zone"
 )
 
@@ -76,6 +79,79 @@ func TestEvictedZonesAreReused(t *testing.T) {
 				t.Fatalf("path differs: %v, without reuse %v", on.path, off.path)
 			}
 			t.Logf("explored %d, stored %d, %d bytes reused", on.res.Explored, on.res.Stored, on.reused)
+		})
+	}
+}
+
+// TestParallelSearchReusesEvictedZones proves that the parallel search may
+// hand an evicted zone's bytes to a new zone although other workers run:
+// a worker reads the zone it expands under its shard's lock and skips it
+// if it was evicted by then (sharedView.loadSource). With four workers
+// and reuse on, bytes are reused, the same discrete states are reached as
+// by the sequential search, and every successor computed lies within the
+// zones the sequential search stores for its discrete state: a zone read
+// after its bytes went to another zone would give successors outside
+// them. (Run under -race, a read without the lock is reported too.)
+func TestParallelSearchReusesEvictedZones(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		path string
+		over map[string]int64
+	}{
+		{"fddi-8", "../testdata/fddi.yaml", map[string]int64{"N": 8}},
+		{"fischer-6", "../testdata/fischer.yaml", map[string]int64{"N": 6}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sys := zone.NewSystem(compile(t, tc.path, tc.over))
+			opts := zone.Options{Extrapolation: zone.Extrapolation{Local: true}, VisitStored: true}
+			stateKey := func(v *zone.Visit) string { return fmt.Sprint(v.Locs, v.Vars) }
+			reach := map[string]dbm.Federation{}
+			seq := zone.Search(sys, opts, func(v *zone.Visit) bool {
+				if v.Stored {
+					f := reach[stateKey(v)]
+					if f.Dim == 0 {
+						f = dbm.NewFederation(v.Zone.Dim)
+					}
+					f.Add(v.Zone.Clone())
+					reach[stateKey(v)] = f
+				}
+				return false
+			})
+			if seq.Reason != zone.Completed {
+				t.Fatalf("sequential search: %v", seq.Reason)
+			}
+			var reused uint64
+			defer zone.ReclaimForTest(true, &reused)()
+			var mu sync.Mutex
+			outside := 0
+			popts := opts
+			popts.Workers = 4
+			par := zone.SearchWorkers(sys, popts, func() zone.Visitor {
+				return func(v *zone.Visit) bool {
+					if v.Stored {
+						return false
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					if f, ok := reach[stateKey(v)]; !ok || !f.IncludesDBM(v.Zone) {
+						outside++
+					}
+					return false
+				}
+			})
+			if par.Reason != zone.Completed {
+				t.Fatalf("parallel search: %v", par.Reason)
+			}
+			if outside > 0 {
+				t.Fatalf("%d successors of the parallel search lie outside the zones the sequential search stores", outside)
+			}
+			if par.Discrete != seq.Discrete {
+				t.Fatalf("parallel search reached %d discrete states, sequential %d", par.Discrete, seq.Discrete)
+			}
+			if reused == 0 {
+				t.Fatalf("no evicted zone reused (explored %d, stored %d)", par.Explored, par.Stored)
+			}
+			t.Logf("sequential: explored %d, stored %d; 4 workers: explored %d, stored %d, %d bytes reused", seq.Explored, seq.Stored, par.Explored, par.Stored, reused)
 		})
 	}
 }

@@ -117,12 +117,12 @@ type Options struct {
 	Initial *Start
 }
 
-// reclaimEvicted lets the sequential search reuse evicted zones' bytes
-// (passedList.reclaim); searchDone sees its passed list at the end. Both
-// are for tests.
+// reclaimEvicted lets the searches reuse evicted zones' bytes
+// (passedList.reclaim); searchDone is told at the end of a search how
+// many bytes its stores handed out again. Both are for tests.
 var (
 	reclaimEvicted = true
-	searchDone     func(*passedList)
+	searchDone     func(reused uint64)
 )
 
 // Stats are the counters of a search. Elapsed and PeakMemory are volatile.
@@ -232,7 +232,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		res.Elapsed = now().Sub(start)
 		res.PeakMemory = mem.sample()
 		if searchDone != nil {
-			searchDone(passed)
+			searchDone(passed.nodes.reused)
 		}
 		return res
 	}

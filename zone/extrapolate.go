@@ -250,6 +250,21 @@ func (x *extrapolator) prepare(locs []int32) {
 	}
 }
 
+// freeUnbounded frees in z (closed) the clocks that have no bound, lower,
+// upper or diagonal, in the location vector last prepared: the clocks
+// that every Extra operator frees. The abstraction of the result is that
+// of z.
+func (x *extrapolator) freeUnbounded(z dbm.DBM) {
+	if x.cfg.Kind == ExtraNone {
+		return
+	}
+	for c := 1; c < z.Dim; c++ {
+		if x.m[c] == dbm.NoBound {
+			z.Free(c)
+		}
+	}
+}
+
 // apply abstracts z (closed, non-empty) in place for the location vector
 // locs. When diagonal splitting is in force it returns the parts as a
 // federation (z is then unspecified) and split = true.

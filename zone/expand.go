@@ -455,6 +455,15 @@ type storedChunk struct {
 	lo, hi uint64
 }
 
+// chunksNodes returns the number of records in cs.
+func chunksNodes(cs []storedChunk) int64 {
+	n := int64(0)
+	for _, c := range cs {
+		n += int64(c.hi - c.lo)
+	}
+	return n
+}
+
 // storedChunks cuts the graph's records into chunks of at most 4,096.
 func (g *nodeGraph) storedChunks() []storedChunk {
 	const size = 4096

@@ -505,8 +505,14 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	var chunks []storedChunk
 	var chunksOnce sync.Once
 	var nextChunk atomic.Int64
+	// nodes and checked count the records of the final visits and those
+	// visited, for the progress reports
+	var nodes, checked atomic.Int64
 	visitStored := func(e *expander) {
-		chunksOnce.Do(func() { chunks = shared.graph.storedChunks() })
+		chunksOnce.Do(func() {
+			chunks = shared.graph.storedChunks()
+			nodes.Store(chunksNodes(chunks))
+		})
 		for !flags.stop.Load() {
 			k := int(nextChunk.Add(1) - 1)
 			if k >= len(chunks) {
@@ -517,6 +523,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 				end(r, err, at)
 				return
 			}
+			checked.Add(int64(c.hi - c.lo))
 		}
 	}
 
@@ -583,6 +590,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 					s.Transitions += e.transitions.Load()
 				}
 				s.Stored, _, s.Covered = shared.counts()
+				s.Checked, s.Nodes = checked.Load(), nodes.Load()
 				s.Elapsed = t.Sub(start)
 				s.PeakMemory = mem.peak
 				opts.Progress(s)

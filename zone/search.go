@@ -132,8 +132,12 @@ type Stats struct {
 	Discrete    int64 // distinct discrete parts (locations and variables) stored
 	Covered     int64 // successors dropped as included plus stored states evicted
 	Transitions int64 // non-empty symbolic successors computed
-	Elapsed     time.Duration
-	PeakMemory  uint64 // peak heap bytes in use (sampled)
+	// Checked counts the nodes (stored or evicted) gone through by the
+	// final visits of Options.VisitStored, out of Nodes; both are 0
+	// before that phase. Progress reports only.
+	Checked, Nodes int64
+	Elapsed        time.Duration
+	PeakMemory     uint64 // peak heap bytes in use (sampled)
 }
 
 // StopReason says why a search ended.
@@ -307,9 +311,21 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		}
 	}
 	if opts.VisitStored {
-		for _, c := range passed.graph.storedChunks() {
-			if r, hit := timeLimit(now()); hit {
+		chunks := passed.graph.storedChunks()
+		nodes := chunksNodes(chunks)
+		checked := int64(0)
+		for _, c := range chunks {
+			t := now()
+			if r, hit := timeLimit(t); hit {
 				return finish(r)
+			}
+			if opts.Progress != nil && t.Sub(lastProgress) >= progressEvery {
+				lastProgress = t
+				s := Stats{Explored: e.explored.Load(), Transitions: e.transitions.Load(), Checked: checked, Nodes: nodes}
+				s.Stored, s.Covered = passed.stored, passed.cover
+				s.Elapsed = t.Sub(start)
+				s.PeakMemory = mem.peak
+				opts.Progress(s)
 			}
 			reason, at, err := e.visitStored(c.s, c.lo, c.hi)
 			if err != nil {
@@ -318,6 +334,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 			if reason != Completed {
 				return finish(reason)
 			}
+			checked += int64(c.hi - c.lo)
 		}
 	}
 	return finish(Completed)

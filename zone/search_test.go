@@ -125,6 +125,47 @@ func TestProgressSamplesMemory(t *testing.T) {
 	}
 }
 
+// TestProgressDuringFinalVisits checks that the final visits of the
+// stored zones (Options.VisitStored, how property (7) is decided) report
+// progress: on the largest agreement rows they take a minute, in which the
+// reports used to stop. Fischer N = 8 stores 25,080 zones, seven chunks of
+// records; with a report due at every chunk, the reports of that phase
+// count the records visited, up to all but the last chunk's.
+func TestProgressDuringFinalVisits(t *testing.T) {
+	net := compile(t, "../testdata/fischer.yaml", map[string]int64{"N": 8})
+	sys := zone.NewSystem(net)
+	var checked []int64
+	var nodes int64
+	opts := zone.Options{Extrapolation: zone.Extrapolation{Local: true}, VisitStored: true, ProgressEvery: time.Nanosecond,
+		Progress: func(s zone.Stats) {
+			if s.Nodes > 0 {
+				checked = append(checked, s.Checked)
+				nodes = s.Nodes
+			}
+		}}
+	visited := 0
+	res := zone.Search(sys, opts, func(v *zone.Visit) bool {
+		if v.Stored {
+			visited++
+		}
+		return false
+	})
+	if res.Reason != zone.Completed || visited != int(res.Stored) {
+		t.Fatalf("%v, %d final visits of %d stored zones", res.Reason, visited, res.Stored)
+	}
+	if len(checked) < 2 || nodes < res.Stored {
+		t.Fatalf("%d progress reports during the final visits (nodes %d, stored %d): want one per chunk", len(checked), nodes, res.Stored)
+	}
+	for i := 1; i < len(checked); i++ {
+		if checked[i] <= checked[i-1] || checked[i] >= nodes {
+			t.Fatalf("records visited, as reported: %v of %d: want them rising, below the total", checked, nodes)
+		}
+	}
+	if res.Checked != 0 || res.Nodes != 0 {
+		t.Fatalf("the result carries the progress counters: %d of %d", res.Checked, res.Nodes)
+	}
+}
+
 // TestParallelMemoryLimit checks that a parallel search ends at the memory
 // limit with the statistics so far (issue 13, "Bad input and limits"): the
 // limit of one byte is met by the check made before the workers start, so

@@ -67,6 +67,11 @@ func (p *verifyProgress) update(qs []*queries.Query, s zone.Stats) {
 	if len(qs) == 1 && qs[0].Name != "" {
 		name = qs[0].Name + ": "
 	}
+	if s.Nodes > 0 {
+		// the final visits of the stored zones (property (7))
+		p.bar.Describe(fmt.Sprintf("%sexplored %d, stored %d; checking the stored zones: %d%%, %s, %s", name, s.Explored, s.Stored, 100*s.Checked/s.Nodes, s.Elapsed.Round(time.Second), queries.Bytes(s.PeakMemory)))
+		return
+	}
 	rate := float64(s.Explored) / s.Elapsed.Seconds()
 	p.bar.Describe(fmt.Sprintf("%sexplored %d, stored %d, %.0f states/s, %s, %s", name, s.Explored, s.Stored, rate, s.Elapsed.Round(time.Second), queries.Bytes(s.PeakMemory)))
 }

@@ -268,18 +268,17 @@ func permuteZone(z dbm.DBM, ci []int32, out dbm.DBM) {
 // only the successors kept are abstracted. concretePath picks the stored
 // parts the same way (symTrace.exactFirst).
 func (e *expander) storeSymmetricExact(parent nodeID, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
-	// The clocks that nothing compares in l (no bound, local or global,
-	// no diagonal) are freed first, as the abstraction frees them: their
+	// Clocks that nothing compares in l (no bound, local or global, no
+	// diagonal) are freed first, as the abstraction frees them: their
 	// constraints would otherwise order members that differ only there,
 	// and one discrete part would get several representatives (difftest
 	// seed 70003). Extra_LU+ of the freed zone is that of work, and a
 	// stored zone of l's key leaves them free, so the inclusion test
 	// answers as it would for work.
-	e.xp.prepare(l)
-	e.xp.freeUnbounded(work)
+	e.xp.freeUnbounded(work, l)
 	cl, cv, cz, key, ci := e.sym.canon(l, vv, work)
 	if e.alu {
-		// the aLU test reads the bounds, permuted
+		e.xp.prepare(l) // the aLU test reads the bounds, permuted
 		for x, y := range ci {
 			e.bl[y], e.bu[y] = e.xp.l[x], e.xp.u[x]
 		}
@@ -289,6 +288,9 @@ func (e *expander) storeSymmetricExact(parent nodeID, moveIdx int32, l, vv []int
 	}
 	ref, covered := e.passed.coverExact(key, cz)
 	if !covered {
+		if !e.alu {
+			e.xp.prepare(l)
+		}
 		e.insertAbstracted(ref, key, work, ci, parent, moveIdx)
 	}
 	return e.atLimit()

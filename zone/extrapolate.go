@@ -119,6 +119,13 @@ type extrapolator struct {
 	// locations' bounds on c, flat: L, U of location 0, then of 1, ...
 	// (computeBounds runs for every successor).
 	relevant [][]relevantProc
+	// deadAlways lists the clocks that have no bound in any location
+	// vector, and dead[p][l] the clocks whose bounds come from process p
+	// alone and that have none while p is in location l: the clocks
+	// freeUnbounded frees (query constants and diagonals keep a clock out
+	// of both).
+	deadAlways []int
+	dead       [][][]int
 }
 
 type relevantProc struct {
@@ -177,7 +184,48 @@ func newExtrapolator(sys *System, cfg Extrapolation) *extrapolator {
 	if !cfg.Local {
 		x.computeBounds(nil)
 	}
+	x.findDead()
 	return x
+}
+
+// findDead fills deadAlways and dead (see freeUnbounded).
+func (x *extrapolator) findDead() {
+	net := x.sys.Net
+	x.dead = make([][][]int, len(net.Procs))
+	for p, proc := range net.Procs {
+		x.dead[p] = make([][]int, len(proc.Locations))
+	}
+	if x.cfg.Kind == ExtraNone {
+		return
+	}
+	kept := make([]bool, x.sys.Dim) // a query constant or a diagonal
+	for c := range kept {
+		kept[c] = x.cfg.ExtraL != nil && x.cfg.ExtraL[c] > model.NoBound || x.cfg.ExtraU != nil && x.cfg.ExtraU[c] > model.NoBound
+	}
+	for _, g := range x.cfg.Diagonals {
+		kept[g.I], kept[g.J] = true, true
+	}
+	for _, g := range x.cfg.SplitDiagonals {
+		kept[g.I], kept[g.J] = true, true
+	}
+	for c := 1; c < x.sys.Dim; c++ {
+		switch {
+		case kept[c]:
+		case !x.cfg.Local:
+			if net.GlobalL[c] <= model.NoBound && net.GlobalU[c] <= model.NoBound {
+				x.deadAlways = append(x.deadAlways, c)
+			}
+		case len(x.relevant[c]) == 0:
+			x.deadAlways = append(x.deadAlways, c)
+		case len(x.relevant[c]) == 1:
+			r := x.relevant[c][0]
+			for l := range x.dead[r.p] {
+				if r.lu[2*l] <= model.NoBound && r.lu[2*l+1] <= model.NoBound {
+					x.dead[r.p][l] = append(x.dead[r.p][l], c)
+				}
+			}
+		}
+	}
 }
 
 func maxBound(a, b int32) int32 {
@@ -250,16 +298,18 @@ func (x *extrapolator) prepare(locs []int32) {
 	}
 }
 
-// freeUnbounded frees in z (closed) the clocks that have no bound, lower,
-// upper or diagonal, in the location vector last prepared: the clocks
-// that every Extra operator frees. The abstraction of the result is that
-// of z.
-func (x *extrapolator) freeUnbounded(z dbm.DBM) {
-	if x.cfg.Kind == ExtraNone {
-		return
+// freeUnbounded frees in z (closed) clocks that have no bound, lower,
+// upper or diagonal, in the location vector locs, which every Extra
+// operator frees: those that no location bounds, and those that only
+// one process's locations bound (a process's own clocks, the usual
+// case), from tables (findDead), so that no bounds are computed. The
+// abstraction of the result is that of z.
+func (x *extrapolator) freeUnbounded(z dbm.DBM, locs []int32) {
+	for _, c := range x.deadAlways {
+		z.Free(c)
 	}
-	for c := 1; c < z.Dim; c++ {
-		if x.m[c] == dbm.NoBound {
+	for p, l := range locs {
+		for _, c := range x.dead[p][l] {
 			z.Free(c)
 		}
 	}

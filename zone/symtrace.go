@@ -104,7 +104,7 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 			// as storeSymmetricExact stored it: the exact successor's
 			// representative, its permutation applied to each part
 			xp.prepare(locs)
-			xp.freeUnbounded(z)
+			xp.freeUnbounded(z, locs)
 			cl, cv, _, ck, ci := sym.canon(locs, vars, z)
 			if string(ck) == string(n.key()) && slices.Equal(cl, rep.locs) && slices.Equal(cv, rep.vars) {
 				pi, ci := sym.canonPerm(), slices.Clone(ci)

@@ -145,18 +145,18 @@ func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32
 // which another worker may evict the node and hand its bytes to a new
 // zone (passedList.reclaim); a node evicted by then is not expanded.
 func (v sharedView) loadSource(node nodeID, dst dbm.DBM) bool {
-	g := v.s.graph
-	if !g.reclaimed {
-		g.store(node).zoneOf(g.rec(node)).load(dst)
+	n := v.s.graph.node(node)
+	if !n.g.reclaimed {
+		n.LoadZone(dst)
 		return true
 	}
 	sh := &v.s.shards[uint64(node)&v.s.mask]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if g.covered(node) {
+	if n.Covered() {
 		return false
 	}
-	g.store(node).zoneOf(g.rec(node)).load(dst)
+	n.LoadZone(dst)
 	return true
 }
 

@@ -36,13 +36,13 @@ type passedList struct {
 	dist    []dbm.Bound // scratch of within
 	// reclaim: an evicted node's zone bytes go back to the store for the
 	// next zone of the same length. The search sets it where nothing
-	// reads the zone of an evicted node again: workers read the zone
-	// they expand under the lock evictions take (loadSource), and there
-	// are no priorities (a path's moves
-	// are ordered by its nodes' zones), no convex hull, and under
-	// symmetry no splitting (the concrete trace computes a reclaimed
-	// node's representative from its parent's, which needs the one part;
-	// nodeGraph.reclaimed). The record stays, for the paths through it.
+	// reads the zone of an evicted node again: workers read the zone they
+	// expand under the lock evictions take (loadSource), and there are no
+	// priorities (a path's moves are ordered by its nodes' zones), no
+	// convex hull, and under symmetry no splitting (the concrete trace
+	// computes a reclaimed node's representative from its parent's, which
+	// needs the one part; nodeGraph.reclaimed). The record stays, for the
+	// paths through it.
 	reclaim bool
 }
 
@@ -385,8 +385,7 @@ func (p *passedList) node(id nodeID) Node { return p.graph.node(id) }
 // loadSource copies the zone of node into dst. The sequential search
 // pops only uncovered nodes and nothing evicts while it expands one.
 func (p *passedList) loadSource(node nodeID, dst dbm.DBM) bool {
-	s := p.graph.store(node)
-	s.zoneOf(p.graph.rec(node)).load(dst)
+	p.graph.node(node).LoadZone(dst)
 	return true
 }
 

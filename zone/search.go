@@ -276,6 +276,19 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		progressEvery = time.Second
 	}
 	lastProgress := start
+	// progress reports the counters at t if one is due (checked of nodes:
+	// the final visits' records)
+	progress := func(t time.Time, checked, nodes int64) {
+		if opts.Progress == nil || t.Sub(lastProgress) < progressEvery {
+			return
+		}
+		lastProgress = t
+		s := Stats{Explored: e.explored.Load(), Transitions: e.transitions.Load(), Checked: checked, Nodes: nodes}
+		s.Stored, s.Covered = passed.stored, passed.cover
+		s.Elapsed = t.Sub(start)
+		s.PeakMemory = mem.peak
+		opts.Progress(s)
+	}
 	for {
 		node, ok := wait.pop()
 		if !ok {
@@ -300,14 +313,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 					return finish(LimitMemory)
 				}
 			}
-			if opts.Progress != nil && t.Sub(lastProgress) >= progressEvery {
-				lastProgress = t
-				s := Stats{Explored: explored, Transitions: e.transitions.Load()}
-				s.Stored, s.Covered = passed.stored, passed.cover
-				s.Elapsed = t.Sub(start)
-				s.PeakMemory = mem.peak
-				opts.Progress(s)
-			}
+			progress(t, 0, 0)
 		}
 	}
 	if opts.VisitStored {
@@ -319,14 +325,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 			if r, hit := timeLimit(t); hit {
 				return finish(r)
 			}
-			if opts.Progress != nil && t.Sub(lastProgress) >= progressEvery {
-				lastProgress = t
-				s := Stats{Explored: e.explored.Load(), Transitions: e.transitions.Load(), Checked: checked, Nodes: nodes}
-				s.Stored, s.Covered = passed.stored, passed.cover
-				s.Elapsed = t.Sub(start)
-				s.PeakMemory = mem.peak
-				opts.Progress(s)
-			}
+			progress(t, checked, nodes)
 			reason, at, err := e.visitStored(c.s, c.lo, c.hi)
 			if err != nil {
 				return failed(err, at)

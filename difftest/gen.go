@@ -119,6 +119,8 @@ type generator struct {
 	// '<' before process i on the system line (process priorities).
 	chanPrio string
 	procCut  []bool
+	// progress is the model's progress measure ("": none)
+	progress string
 }
 
 // Generate builds a random model from the choices of s. The model is valid
@@ -185,7 +187,36 @@ func Generate(s *Source) *Model {
 	}
 	g.queries()
 	g.priorities()
+	g.progressMeasure()
 	return &Model{Text: g.text(), Procs: nProcs, Clocks: nClocks, Queries: len(g.qs)}
+}
+
+// progressMeasure draws, for every other model, a progress measure (the
+// order of --order progress): a weighted sum of global variables and
+// location tests. It need not be monotone: the order never changes a
+// verdict, which is what the configurations with that order check. Drawn
+// last, as the priorities are.
+func (g *generator) progressMeasure() {
+	s := g.s
+	if !s.chance(50) {
+		return
+	}
+	weights := []string{"", "", "2 * ", "-"}
+	var terms []string
+	for _, v := range g.ints {
+		if v.owner < 0 && s.chance(60) {
+			terms = append(terms, weights[s.intn(len(weights))]+v.name)
+		}
+	}
+	for _, p := range g.procs {
+		if s.chance(30) {
+			terms = append(terms, weights[s.intn(len(weights))]+p.name+"."+p.locs[s.intn(len(p.locs))].name)
+		}
+	}
+	if len(terms) == 0 {
+		terms = []string{"0"}
+	}
+	g.progress = strings.Join(terms, " + ")
 }
 
 // priorities draws, now and then, channel priorities (chan priority over
@@ -618,6 +649,9 @@ func (g *generator) text() []byte {
 		line += gp.name
 	}
 	fmt.Fprintf(&b, "system: |\n  system %s;\n", line)
+	if g.progress != "" {
+		fmt.Fprintf(&b, "progress: %s\n", q(g.progress))
+	}
 	b.WriteString("queries:\n")
 	for _, qq := range g.qs {
 		fmt.Fprintf(&b, "  %s: {formula: %s}\n", qq.name, q(qq.formula))

@@ -75,6 +75,9 @@ var Configs = []Config{
 	{Name: "workers=2+hull+m+", Opts: queries.Options{Workers: 2, Hull: true, Extrapolation: zone.ExtraMPlus}},
 	{Name: "ranked", Opts: queries.Options{Order: zone.Ranked}},
 	{Name: "workers=2+ranked+alu", Opts: queries.Options{Workers: 2, Order: zone.Ranked, Subsumption: zone.ALU}},
+	// the progress order by the model's measure (BFS where it has none)
+	{Name: "progress", Opts: queries.Options{Order: zone.Progress}},
+	{Name: "workers=2+progress+alu", Opts: queries.Options{Workers: 2, Order: zone.Progress, Subsumption: zone.ALU}},
 	{Name: "deadlock-constants-first", Opts: queries.Options{DeadlockConstantsFirst: true}},
 	{Name: "xml", Via: "xml"},
 	{Name: "xta", Via: "xta"},

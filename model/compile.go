@@ -169,7 +169,33 @@ func (f *File) Compile(overrides map[string]int64) (*Network, error) {
 		return nil, errorf(Pos{File: f.Path, Line: 1, Col: 1}, "model too large: %d locations × %d clocks", nloc, len(n.Clocks))
 	}
 	c.clockBounds()
+	if err := n.compileProgress(f.Progress); err != nil {
+		return nil, err
+	}
 	return n, nil
+}
+
+// compileProgress compiles the model's progress measure (File.Progress)
+// into n.Progress: a data expression of the language, as a sup query's
+// term may be, over variables and locations (P(i).loc), without clocks
+// or side effects.
+func (n *Network) compileProgress(t Text) error {
+	if t.IsEmpty() {
+		return nil
+	}
+	x, err := syntax.ParseExpr(t.S)
+	if err != nil {
+		return snippetErr(t, err)
+	}
+	term, err := n.CompileTerm(x, t)
+	if err != nil {
+		return err
+	}
+	if term.Data == nil {
+		return errorf(t.Pos, "progress: %s is a clock; the progress measure is an integer expression over the discrete state", term.Src)
+	}
+	n.Progress, n.ProgressSrc = term.Data, strings.Join(strings.Fields(t.S), " ")
+	return nil
 }
 
 // params declares the model parameters as global int constants.

@@ -156,7 +156,11 @@ type File struct {
 	Declarations Text
 	Templates    []*FileTemplate
 	System       Text
-	Queries      []*FileQuery
+	// Progress is the model's progress measure (empty: none), an integer
+	// expression over the discrete state that `--order progress`
+	// explores in increasing order (Network.Progress).
+	Progress Text
+	Queries  []*FileQuery
 }
 
 // FileTemplate is a template as written.

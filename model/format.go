@@ -39,6 +39,9 @@ func FormatYAML(f *File) []byte {
 	if f.System.S != "" {
 		addKV(root, "system", code(f.System.S))
 	}
+	if f.Progress.S != "" {
+		addKV(root, "progress", code(f.Progress.S))
+	}
 	if len(f.Queries) > 0 {
 		qm := &yaml.Node{Kind: yaml.MappingNode}
 		for _, q := range f.Queries {

@@ -51,6 +51,15 @@ type Network struct {
 	// the zone graph is then an over-approximation (see Network.Stopped).
 	Stopwatches bool
 
+	// Progress is the model's progress measure (nil: none): an integer
+	// expression over the discrete state (variables and locations) that
+	// the progress search order explores in increasing order, breadth
+	// first among equal values (the sweep-line method's progress measure,
+	// Christensen, Kristensen and Mailund, TACAS 2001). It changes the
+	// order only, never a verdict; ProgressSrc is its source text.
+	Progress    IntExpr
+	ProgressSrc string
+
 	// Priorities is set when the model declares channel priorities
 	// (chan priority) or process priorities (system A < B): an action
 	// transition is then taken only where no transition of strictly higher

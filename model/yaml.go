@@ -358,7 +358,7 @@ func ignorable(c byte) bool {
 }
 
 var (
-	topKeys      = []string{"name", "parameters", "declarations", "templates", "system", "queries"}
+	topKeys      = []string{"name", "parameters", "declarations", "templates", "system", "progress", "queries"}
 	templateKeys = []string{"name", "parameters", "declarations", "locations", "edges", "comment"}
 	locationKeys = []string{"name", "initial", "invariant", "committed", "urgent", "comment"}
 	edgeKeys     = []string{"from", "to", "select", "guard", "sync", "update", "comment"}
@@ -397,6 +397,8 @@ func (l *yamlLoader) file(doc *yaml.Node) (*File, error) {
 			f.Declarations, err = l.text(v, "declarations")
 		case "system":
 			f.System, err = l.text(v, "system")
+		case "progress":
+			f.Progress, err = l.text(v, "progress")
 		case "templates":
 			if v.Kind != yaml.SequenceNode {
 				return errorf(l.pos(v), "templates must be a list, not %s", kindName(v))

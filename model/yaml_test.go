@@ -108,7 +108,7 @@ func stripPositions(f *File) *File {
 		g.Params[i].Pos = Pos{}
 	}
 	st := func(t Text) Text { return Text{S: t.S} }
-	g.Declarations, g.System = st(f.Declarations), st(f.System)
+	g.Declarations, g.System, g.Progress = st(f.Declarations), st(f.System), st(f.Progress)
 	g.Templates = nil
 	for _, t := range f.Templates {
 		u := *t

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
 )
 
 // passedStore is where an expander stores the states it computes: the
@@ -108,6 +109,12 @@ type expander struct {
 	perm       dbm.DBM
 
 	out []nodeID // nodes stored by the last initial or expand call
+	// outKeys holds the progress of each node of out under the Progress
+	// order with a measure (progress set; nil otherwise); penv evaluates
+	// the measure.
+	outKeys  []int32
+	progress model.IntExpr
+	penv     *model.Env
 
 	// explored and transitions are read by the parallel driver's progress
 	// reports while the worker runs.
@@ -165,6 +172,9 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 		e.perm = dbm.New(sys.Dim)
 	}
 	e.succ = e.successor
+	if opts.Order == Progress && sys.Net.Progress != nil {
+		e.progress, e.penv = sys.Net.Progress, sys.Net.NewEnv()
+	}
 	return e
 }
 
@@ -172,6 +182,50 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 // list; it reports whether the state limit is reached. work is modified
 // (the visitor has seen it already).
 func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
+	before := len(e.out)
+	limit := e.storeState(parent, moveIdx, l, vv, work)
+	if e.progress != nil && len(e.out) > before {
+		k := e.progressOf(l, vv)
+		for range e.out[before:] {
+			e.outKeys = append(e.outKeys, k)
+		}
+	}
+	return limit
+}
+
+// progressOf evaluates the progress measure on (l, vv), the concrete
+// successor (under symmetry its representative's measure may differ for
+// a measure that is not symmetric: the order is a heuristic and either
+// is sound). A runtime error of the measure is the search's error
+// (e.err); the state then gets progress 0.
+func (e *expander) progressOf(l, vv []int32) int32 {
+	e.penv.Locs, e.penv.Vars = l, vv
+	k := e.progress(e.penv)
+	if err := e.penv.Err; err != nil {
+		e.penv.Err = nil
+		if e.err == nil {
+			e.err = &ModelError{Err: err}
+		}
+		return 0
+	}
+	return k
+}
+
+// clearOut empties out (and outKeys) once the driver has queued them.
+func (e *expander) clearOut() {
+	e.out, e.outKeys = e.out[:0], e.outKeys[:0]
+}
+
+// key returns the progress of out[i] (0 without a measure).
+func (e *expander) outKey(i int) int32 {
+	if e.outKeys == nil {
+		return 0
+	}
+	return e.outKeys[i]
+}
+
+// storeState is store before the progress of the nodes stored.
+func (e *expander) storeState(parent nodeID, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
 	if e.sym != nil {
 		if e.exactFirst {
 			return e.storeSymmetricExact(parent, moveIdx, l, vv, work)
@@ -337,7 +391,11 @@ func (e *expander) initial() (StopReason, error) {
 	if e.visit(&e.v) {
 		return Stopped, nil
 	}
-	if e.store(noNode, -1, e.locs, e.vars, e.exact) {
+	limit := e.store(noNode, -1, e.locs, e.vars, e.exact)
+	if e.err != nil {
+		return Completed, e.err
+	}
+	if limit {
 		return LimitStates, nil
 	}
 	return Completed, nil
@@ -392,6 +450,9 @@ func (e *expander) successor(m Move) bool {
 		e.keep.CopyFrom(e.exact)
 		before := len(e.out)
 		limit := e.store(e.node, idx, e.dlocs, e.dvars, e.exact)
+		if e.err != nil {
+			return false
+		}
 		if covered := len(e.out) == before; !covered || e.markCovered {
 			e.v = Visit{Parent: e.graph.node(e.node), Move: m, Locs: e.dlocs, Vars: e.dvars, Zone: e.keep, Covered: covered}
 			if e.visit(&e.v) {
@@ -410,7 +471,11 @@ func (e *expander) successor(m Move) bool {
 		e.reason = Stopped
 		return false
 	}
-	if e.store(e.node, idx, e.dlocs, e.dvars, e.exact) {
+	limit := e.store(e.node, idx, e.dlocs, e.dvars, e.exact)
+	if e.err != nil {
+		return false
+	}
+	if limit {
 		e.reason = LimitStates
 		return false
 	}

@@ -39,3 +39,35 @@ func ReclaimForTest(on bool, reused *uint64) (restore func()) {
 	searchDone = func(n uint64) { *reused = n }
 	return func() { reclaimEvicted, searchDone = old, nil }
 }
+
+// ProgressQueueOrderForTest pushes (node, progress) pairs into a
+// progressQueue and returns the nodes in the order it gives them, taken
+// batch at a time (at most batch each); pops interleave with pushes
+// where a pair's node is negative (one pop, before the next push).
+func ProgressQueueOrderForTest(pushes [][2]int, batch int) []int {
+	var q progressQueue
+	var out []int
+	pop := func() {
+		var buf []nodeID
+		if batch == 1 {
+			n, _ := q.take()
+			buf = append(buf, n)
+		} else {
+			buf = q.takeOldest(nil, batch)
+		}
+		for _, n := range buf {
+			out = append(out, int(n))
+		}
+	}
+	for _, p := range pushes {
+		if p[0] < 0 {
+			pop()
+			continue
+		}
+		q.push(nodeID(p[0]), int32(p[1]))
+	}
+	for q.len() > 0 {
+		pop()
+	}
+	return out
+}

@@ -190,20 +190,32 @@ type workQueue struct {
 	mu sync.Mutex
 	nodeQueue
 	// ranked, under the Ranked order, holds the shared list's nodes by
-	// the ranks graph gives them (the nodeQueue is then unused)
-	ranked *rankedQueue
-	graph  *nodeGraph
-	_      [16]byte
+	// the ranks graph gives them, and progress, under the Progress order,
+	// by their progress (the nodeQueue is then unused)
+	ranked   *rankedQueue
+	progress *progressQueue
+	graph    *nodeGraph
+	_        [16]byte
 }
 
-// pushAll queues ns.
-func (q *workQueue) pushAll(ns []nodeID) {
+// pushAll queues ns; keys holds their progress under the Progress order
+// (nil otherwise).
+func (q *workQueue) pushAll(ns []nodeID, keys []int32) {
 	q.mu.Lock()
-	if q.ranked != nil {
+	switch {
+	case q.ranked != nil:
 		for _, n := range ns {
 			q.ranked.push(n, q.graph.rank(n))
 		}
-	} else {
+	case q.progress != nil:
+		for i, n := range ns {
+			k := int32(0)
+			if keys != nil {
+				k = keys[i]
+			}
+			q.progress.push(n, k)
+		}
+	default:
 		q.items = append(q.items, ns...)
 	}
 	q.mu.Unlock()
@@ -238,6 +250,10 @@ func (q *workQueue) takeBatch(buf []nodeID, workers int) []nodeID {
 		// of the highest rank only: a batch never mixes ranks
 		return q.ranked.takeOldest(buf, min(max(q.ranked.len()/(2*workers), 1), 32))
 	}
+	if q.progress != nil {
+		// of the lowest progress only
+		return q.progress.takeOldest(buf, min(max(q.progress.len()/(2*workers), 1), 32))
+	}
 	return q.takeOldest(buf, min(max(q.len()/(2*workers), 1), 32))
 }
 
@@ -246,7 +262,7 @@ func (q *workQueue) takeBatch(buf []nodeID, workers int) []nodeID {
 // queued for it now; put queues the nodes its expansion stored.
 type workerList interface {
 	next() (nodeID, bool)
-	put(ns []nodeID)
+	put(ns []nodeID, keys []int32)
 }
 
 // fifoList is a worker's access to the shared breadth-first list: it takes
@@ -258,6 +274,7 @@ type fifoList struct {
 	global        *workQueue
 	workers       int
 	batch, outbox []nodeID
+	outKeys       []int32 // the outbox's progress (Progress order only)
 }
 
 const fifoOutboxMax = 64
@@ -265,8 +282,7 @@ const fifoOutboxMax = 64
 func (l *fifoList) next() (nodeID, bool) {
 	if len(l.batch) == 0 {
 		if len(l.outbox) > 0 {
-			l.global.pushAll(l.outbox)
-			l.outbox = l.outbox[:0]
+			l.flush()
 		}
 		l.batch = l.global.takeBatch(l.batch[:0], l.workers)
 		if len(l.batch) == 0 {
@@ -278,12 +294,24 @@ func (l *fifoList) next() (nodeID, bool) {
 	return n, true
 }
 
-func (l *fifoList) put(ns []nodeID) {
+func (l *fifoList) put(ns []nodeID, keys []int32) {
 	l.outbox = append(l.outbox, ns...)
-	if len(l.outbox) >= fifoOutboxMax {
-		l.global.pushAll(l.outbox)
-		l.outbox = l.outbox[:0]
+	if keys != nil {
+		l.outKeys = append(l.outKeys, keys...)
 	}
+	if len(l.outbox) >= fifoOutboxMax {
+		l.flush()
+	}
+}
+
+// flush hands the outbox to the shared list.
+func (l *fifoList) flush() {
+	keys := l.outKeys
+	if len(keys) == 0 {
+		keys = nil
+	}
+	l.global.pushAll(l.outbox, keys)
+	l.outbox, l.outKeys = l.outbox[:0], l.outKeys[:0]
 }
 
 // stealingList is a worker's own waiting list (depth-first order), from
@@ -308,12 +336,12 @@ func (l *stealingList) next() (nodeID, bool) {
 		if len(l.stolen) == 0 {
 			return noNode, false
 		}
-		q.pushAll(l.stolen)
+		q.pushAll(l.stolen, nil)
 		l.stolen = l.stolen[:0]
 	}
 }
 
-func (l *stealingList) put(ns []nodeID) { l.queues[l.i].pushAll(ns) }
+func (l *stealingList) put(ns []nodeID, _ []int32) { l.queues[l.i].pushAll(ns, nil) }
 
 // runWorker expands the nodes list gives until the search is stopped or
 // done: pending counts the nodes queued or being expanded, so it is zero
@@ -350,8 +378,8 @@ func runWorker(e *expander, list workerList, flags *runFlags, opts Options, star
 		// the new nodes count before they are queued, this one after
 		pending.Add(int64(len(e.out)) - 1)
 		if len(e.out) > 0 {
-			list.put(e.out)
-			e.out = e.out[:0]
+			list.put(e.out, e.outKeys)
+			e.clearOut()
 		}
 		// the time limits, as the sequential search checks them (the
 		// coordinator's tick may come after a short search has ended)
@@ -479,13 +507,16 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	pending.Add(int64(len(init.out)))
 	fifo := opts.Order != DFS
 	var global workQueue
-	if opts.Order == Ranked {
+	switch opts.Order {
+	case Ranked:
 		global.ranked, global.graph = &rankedQueue{}, shared.graph
+	case Progress:
+		global.progress = &progressQueue{}
 	}
 	if fifo {
-		global.pushAll(init.out)
+		global.pushAll(init.out, init.outKeys)
 	} else {
-		queues[0].pushAll(init.out)
+		queues[0].pushAll(init.out, nil)
 	}
 	// the limits once before the workers start, so that a search shorter
 	// than the coordinator's tick still meets them

@@ -58,3 +58,54 @@ func TestRankedQueueTakesTheHighestRankFirst(t *testing.T) {
 		t.Errorf("taken in batches: %v, want %v", got, want)
 	}
 }
+
+// TestProgressOrderAvoidsTheMistake explores zone/testdata/search-order-
+// mistake.yaml under the Progress order, by the model's progress measure
+// (P.m + 2 * (P.L || P.done) + i, which no transition decreases): m, of
+// progress 1, is expanded before the first state at L, of progress 2, so
+// the larger zone it brings evicts the small one while both wait, and no
+// state is explored in vain: 24 explored, 24 stored (breadth first: 35).
+// With two workers the same states are stored.
+func TestProgressOrderAvoidsTheMistake(t *testing.T) {
+	net := compile(t, "testdata/search-order-mistake.yaml", map[string]int64{"K": 10})
+	sys := zone.NewSystem(net)
+	visitor := func() zone.Visitor { return func(*zone.Visit) bool { return false } }
+	x := zone.Extrapolation{Local: true}
+	for _, tc := range []struct {
+		name           string
+		opts           zone.Options
+		explored, kept int64
+	}{
+		{"bfs", zone.Options{Order: zone.BFS}, 35, 24},
+		{"progress", zone.Options{Order: zone.Progress}, 24, 24},
+		{"progress, 2 workers", zone.Options{Order: zone.Progress, Workers: 2}, -1, 24},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.opts
+			o.Extrapolation = x
+			res := zone.SearchWorkers(sys, o, visitor)
+			if res.Reason != zone.Completed {
+				t.Fatalf("search ended: %v", res.Reason)
+			}
+			if res.Stored != tc.kept || tc.explored >= 0 && res.Explored != tc.explored {
+				t.Errorf("explored %d, stored %d; want %d, %d", res.Explored, res.Stored, tc.explored, tc.kept)
+			}
+		})
+	}
+}
+
+// TestProgressQueueTakesTheLowestFirst: FIFO within a progress value,
+// the lowest value first (also one pushed after others were taken, and a
+// negative one), batches from one value only.
+func TestProgressQueueTakesTheLowestFirst(t *testing.T) {
+	pushes := [][2]int{{1, 5}, {2, 3}, {3, 5}, {4, 3}, {5, 9}, {-1, 0}, {6, -2}, {7, 3}, {8, 5}}
+	want := []int{2, 6, 4, 7, 1, 3, 8, 5}
+	if got := zone.ProgressQueueOrderForTest(pushes, 1); !slices.Equal(got, want) {
+		t.Errorf("taken one at a time: %v, want %v", got, want)
+	}
+	// the first batch (before 6 and 7 are pushed) takes both of value 3
+	want = []int{2, 4, 6, 7, 1, 3, 8, 5}
+	if got := zone.ProgressQueueOrderForTest(pushes, 5); !slices.Equal(got, want) {
+		t.Errorf("taken in batches: %v, want %v", got, want)
+	}
+}

@@ -256,10 +256,10 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		return finish(Failed)
 	}
 	flush := func() {
-		for _, n := range e.out {
-			wait.push(n)
+		for i, n := range e.out {
+			wait.push(n, e.outKey(i))
 		}
-		e.out = e.out[:0]
+		e.clearOut()
 	}
 
 	reason, err := e.initial()
@@ -355,6 +355,13 @@ func describeSearch(sys *System, opts Options) string {
 		d += ", no symmetry reduction (stopwatches)"
 	case opts.Symmetry:
 		d += describeSymmetry(sys, opts)
+	}
+	if opts.Order == Progress {
+		if sys.Net.Progress == nil {
+			d += ", progress order without a progress measure: breadth first"
+		} else {
+			d += ", progress order by " + sys.Net.ProgressSrc
+		}
 	}
 	return d
 }

@@ -1,6 +1,9 @@
 package zone
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Order is the exploration order of the waiting list.
 type Order int
@@ -17,6 +20,16 @@ const (
 	// instead of after it. Without evictions it is BFS; traces need not
 	// be shortest.
 	Ranked
+	// Progress is breadth first among the states of equal progress, the
+	// lowest progress first, by the model's progress measure
+	// (model.Network.Progress; the sweep-line method's, Christensen,
+	// Kristensen and Mailund, TACAS 2001). With a measure that no
+	// transition decreases, every path to a state passes only through
+	// states of lower or equal progress: where breadth first expands a
+	// small zone that a longer path later replaces by a larger one, the
+	// larger one often arrives first here. Traces need not be shortest.
+	// Without a measure it is BFS.
+	Progress
 )
 
 func (o Order) String() string {
@@ -25,18 +38,20 @@ func (o Order) String() string {
 		return "dfs"
 	case Ranked:
 		return "ranked"
+	case Progress:
+		return "progress"
 	}
 	return "bfs"
 }
 
 // ParseOrder parses an order as printed by String.
 func ParseOrder(s string) (Order, error) {
-	for _, o := range []Order{BFS, DFS, Ranked} {
+	for _, o := range []Order{BFS, DFS, Ranked, Progress} {
 		if o.String() == s {
 			return o, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown search order %q (want bfs, dfs or ranked)", s)
+	return 0, fmt.Errorf("unknown search order %q (want bfs, dfs, ranked or progress)", s)
 }
 
 // maxRank is the highest rank: ranks saturate there (a state of that
@@ -95,24 +110,32 @@ type waitingList struct {
 	order Order
 	graph *nodeGraph
 	nodeQueue
-	ranked rankedQueue // the list under Ranked
+	ranked   rankedQueue   // the list under Ranked
+	progress progressQueue // the list under Progress
 }
 
-func (w *waitingList) push(n nodeID) {
-	if w.order == Ranked {
+// push queues n; key is its progress (read under Progress only).
+func (w *waitingList) push(n nodeID, key int32) {
+	switch w.order {
+	case Ranked:
 		w.ranked.push(n, w.graph.rank(n))
-		return
+	case Progress:
+		w.progress.push(n, key)
+	default:
+		w.items = append(w.items, n)
 	}
-	w.items = append(w.items, n)
 }
 
 func (w *waitingList) pop() (nodeID, bool) {
 	for {
 		var n nodeID
 		var ok bool
-		if w.order == Ranked {
+		switch w.order {
+		case Ranked:
 			n, ok = w.ranked.take()
-		} else {
+		case Progress:
+			n, ok = w.progress.take()
+		default:
 			n, ok = w.take(w.order)
 		}
 		if !ok || !w.graph.covered(n) {
@@ -166,6 +189,79 @@ func (q *rankedQueue) take() (nodeID, bool) {
 // buf.
 func (q *rankedQueue) takeOldest(buf []nodeID, k int) []nodeID {
 	b := q.highest()
+	if b == nil {
+		return buf
+	}
+	n := len(buf)
+	buf = b.takeOldest(buf, k)
+	q.n -= len(buf) - n
+	return buf
+}
+
+// progressQueue is the waiting list of the Progress order: a FIFO queue
+// per progress value, the lowest non-empty one first. keys holds the
+// values with a queue, ascending; a measure takes few distinct values at
+// a time, so keeping them sorted by insertion is cheap.
+type progressQueue struct {
+	keys   []int32
+	queues map[int32]*nodeQueue
+	spare  []*nodeQueue // emptied queues, for reuse
+	n      int
+}
+
+func (q *progressQueue) len() int { return q.n }
+
+func (q *progressQueue) push(n nodeID, key int32) {
+	b := q.queues[key]
+	if b == nil {
+		if q.queues == nil {
+			q.queues = map[int32]*nodeQueue{}
+		}
+		if k := len(q.spare); k > 0 {
+			b, q.spare = q.spare[k-1], q.spare[:k-1]
+		} else {
+			b = &nodeQueue{}
+		}
+		q.queues[key] = b
+		i, _ := slices.BinarySearch(q.keys, key)
+		q.keys = slices.Insert(q.keys, i, key)
+	}
+	b.items = append(b.items, n)
+	q.n++
+}
+
+// lowest returns the queue of the lowest progress, or nil when empty;
+// the queues it passes over are empty and are dropped.
+func (q *progressQueue) lowest() *nodeQueue {
+	if q.n == 0 {
+		return nil
+	}
+	for {
+		b := q.queues[q.keys[0]]
+		if b.len() > 0 {
+			return b
+		}
+		delete(q.queues, q.keys[0])
+		q.keys = q.keys[1:]
+		b.items, b.head = b.items[:0], 0
+		q.spare = append(q.spare, b)
+	}
+}
+
+// take removes the oldest node of the lowest progress.
+func (q *progressQueue) take() (nodeID, bool) {
+	b := q.lowest()
+	if b == nil {
+		return noNode, false
+	}
+	q.n--
+	return b.take(BFS)
+}
+
+// takeOldest moves up to k of the oldest nodes of the lowest progress
+// into buf.
+func (q *progressQueue) takeOldest(buf []nodeID, k int) []nodeID {
+	b := q.lowest()
 	if b == nil {
 		return buf
 	}

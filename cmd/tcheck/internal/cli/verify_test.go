@@ -68,6 +68,8 @@ func TestVerifyExitCodes(t *testing.T) {
 		{"missing .q file", []string{"verify", "../../../../testdata/uppaal/fischer.xta", "--queries", "nope.q"}, 2},
 		{"missing file", []string{"verify", "no-such-model.yaml"}, 2},
 		{"bad flag", []string{"verify", "--order", "sideways", "../../../../testdata/fischer.yaml"}, 2},
+		{"progress order without a measure", []string{"verify", "--order", "progress", "../../../../testdata/fischer.yaml", "--no-progress"}, 2},
+		{"progress order by the model's measure", []string{"verify", "--order", "progress", "agreement-scalar", "-q", "termination", "--no-progress"}, 0},
 		{"bad query", []string{"verify", "../../../../testdata/fischer.yaml", "-q", "E<> P(9).cs"}, 2},
 		{"unknown parameter", []string{"verify", "../../../../testdata/fischer.yaml", "--set", "nope=1"}, 2},
 	} {

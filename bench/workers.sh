@@ -32,6 +32,7 @@ models=(
   "fischer-10|testdata/fischer.yaml|--set N=10 -q mutex"
   "csmacd-11|testdata/csmacd.yaml|--set N=11 -q bus-exclusive"
   "agreement-f1-(1,1,2)|agreement|--set f=1 --set c1=1 --set c2=1 --set d=2 -q termination"
+  "agreement-f1-(1,1,2)-progress|agreement|--set f=1 --set c1=1 --set c2=1 --set d=2 -q termination --order progress"
   "large-fischer-11|testdata/fischer.yaml|--set N=11 -q mutex"
   "large-csmacd-12|testdata/csmacd.yaml|--set N=12 -q bus-exclusive"
   "large-agreement-scalar-f1-(1,1,3)|agreement-scalar|--set f=1 --set c1=1 --set c2=1 --set d=3"
@@ -44,7 +45,7 @@ else
   keep=(); for m in "${models[@]}"; do case "$m" in large-*) ;; *) keep+=("$m") ;; esac; done; models=("${keep[@]}")
 fi
 echo "# $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
-printf '%-34s %8s %10s %8s %12s %s\n' model workers wall_s speedup stored verdict
+printf '%-36s %8s %10s %8s %12s %s\n' model workers wall_s speedup stored verdict
 for m in "${models[@]}"; do
   IFS='|' read -r name model args <<<"$m"
   base=""
@@ -59,7 +60,7 @@ for m in "${models[@]}"; do
     stored=$(echo "$out" | sed -n 's/.*stored \([0-9]*\).*/\1/p' | head -1 || true)
     verdict=$(echo "$out" | grep -m1 -oE '^  (satisfied|violated|unknown|error)' | tr -d ' ' || true)
     if [ -z "$verdict" ]; then verdict="none: $(echo "$out" | tail -1)"; fi
-    printf '%-34s %8s %10.2f %8.2f %12s %s\n' "$name" "$w" "$wall" "$(awk -v a="$base" -v b="$wall" 'BEGIN { printf "%.3f", a / b }')" "$stored" "$verdict"
+    printf '%-36s %8s %10.2f %8.2f %12s %s\n' "$name" "$w" "$wall" "$(awk -v a="$base" -v b="$wall" 'BEGIN { printf "%.3f", a / b }')" "$stored" "$verdict"
   done
   if [ -n "${CEILING:-}" ]; then
     for w in $WORKERS; do
@@ -71,7 +72,7 @@ for m in "${models[@]}"; do
       wait
       end=$(date +%s.%N)
       wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
-      printf '%-34s %8s %10.2f %8.2f %12s %s\n' "$name" "indep$w" "$wall" "$(awk -v a="$base" -v b="$wall" -v w="$w" 'BEGIN { printf "%.3f", w * a / b }')" "-" "-"
+      printf '%-36s %8s %10.2f %8.2f %12s %s\n' "$name" "indep$w" "$wall" "$(awk -v a="$base" -v b="$wall" -v w="$w" 'BEGIN { printf "%.3f", w * a / b }')" "-" "-"
     done
   fi
 done

@@ -216,7 +216,7 @@ func (e *expander) clearOut() {
 	e.out, e.outKeys = e.out[:0], e.outKeys[:0]
 }
 
-// key returns the progress of out[i] (0 without a measure).
+// outKey returns the progress of out[i] (0 without a measure).
 func (e *expander) outKey(i int) int32 {
 	if e.outKeys == nil {
 		return 0

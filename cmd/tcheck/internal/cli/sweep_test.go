@@ -560,7 +560,8 @@ func jobScript(t *testing.T, path, name string) k8sJob {
 
 // TestSweepJSONMatchesSchema validates --format json documents and every
 // line of --format jsonl files against docs/sweep.schema.json, for a sweep
-// with values, expectations, a model error at a point and a state limit.
+// with values, expectations, a model error at a point, a state limit and
+// a sweep file's options.
 func TestSweepJSONMatchesSchema(t *testing.T) {
 	c := jsonschema.NewCompiler()
 	const schema = repoRoot + "/docs/sweep.schema.json"
@@ -581,6 +582,8 @@ func TestSweepJSONMatchesSchema(t *testing.T) {
 		{"sweep", bundledPath("timeout"), "--grid", "c1=0..1", "-q", "A1", "--shard", "0/1", "--no-progress"},
 		{"sweep", repoRoot + "/testdata/fischer.yaml", "--grid", "N=2,5", "-q", "mutex", "-q", "no-deadlock", "--max-states", "300", "--no-progress"},
 		{"sweep", repoRoot + "/agreement/paper/timeout.sweep.yaml", "--where", "c1 == 1 && d <= 1", "--no-progress"},
+		// a sweep file's options (order: progress) in the header
+		{"sweep", repoRoot + "/agreement/paper/agreement-scalar.sweep.yaml", "--where", "c1 == 1 && c2 == 1 && d == 0", "--no-progress"},
 	}
 	for i, args := range sweeps {
 		_, out, stderr := run(append(args, "--format", "json")...)

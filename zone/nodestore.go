@@ -32,11 +32,12 @@ type nodeID uint64
 // noNode is the parent of an initial state.
 const noNode = ^nodeID(0)
 
-// nodeRec is a stored node: 28 bytes, 4-aligned.
+// nodeRec is a stored node: 24 bytes, 4-aligned.
 type nodeRec struct {
-	// parent is the parent's nodeID, low and high halves (two words
-	// rather than a uint64, which would align the record to 32 bytes).
-	parentLo, parentHi uint32
+	// parent is the parent's nodeID, which newRec keeps below
+	// maxNodeIDs (noParent for an initial state): 4 bytes, not 8, in
+	// every stored node.
+	parent32 uint32
 	// zone is the offset of the encoded zone in the slab, in 4-byte words
 	// (its length is in flags).
 	zone uint32
@@ -72,9 +73,30 @@ const (
 	maxZoneLen = 1<<(32-zoneLenShift) - 1
 )
 
-func (r *nodeRec) parent() nodeID { return nodeID(r.parentHi)<<32 | nodeID(r.parentLo) }
+// noParent is noNode in nodeRec.parent32.
+const noParent = ^uint32(0)
 
-func (r *nodeRec) setParent(id nodeID) { r.parentLo, r.parentHi = uint32(id), uint32(id>>32) }
+// maxNodeIDs bounds the nodeIDs of a search (all stores together): every
+// id is below it, so that a parent fits in 32 bits. A store's records are
+// 32-bit indices already (next, keyRec.head); with shards an id has the
+// shard in its low bits. The bound is some 4.3 billion states, hundreds
+// of GiB of passed list.
+const maxNodeIDs = uint64(noParent)
+
+func (r *nodeRec) parent() nodeID {
+	if r.parent32 == noParent {
+		return noNode
+	}
+	return nodeID(r.parent32)
+}
+
+func (r *nodeRec) setParent(id nodeID) {
+	if id == noNode {
+		r.parent32 = noParent
+		return
+	}
+	r.parent32 = uint32(id)
+}
 
 // segLayout maps positions to segments whose sizes double from 2^first to
 // 2^last and then stay 2^last: a small search allocates little, a large
@@ -206,6 +228,9 @@ func (s *nodeStore) id(i uint64) nodeID { return nodeID(i<<s.shardBits | s.shard
 // newRec appends a record and returns its index and the record.
 func (s *nodeStore) newRec() (uint64, *nodeRec) {
 	i := s.n
+	if uint64(s.id(i)) >= maxNodeIDs {
+		panic(fmt.Sprintf("zone: a search stores more than %d states", maxNodeIDs))
+	}
 	k, _ := s.recs.layout.locate(i)
 	s.recs.ensure(k)
 	if s.ranked {

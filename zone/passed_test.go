@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
@@ -389,4 +390,31 @@ func TestDecodedCacheGivesTheStoredZone(t *testing.T) {
 			t.Fatalf("index says node %d is in slot %d, which holds %d", n, i, c.slots[i].n)
 		}
 	}
+}
+
+// TestNodeRecordKeepsParents: a record holds its parent in 32 bits, the
+// initial state's noNode and every id below maxNodeIDs, also one with a
+// shard in its low bits; newRec refuses the id that would not fit.
+func TestNodeRecordKeepsParents(t *testing.T) {
+	var r nodeRec
+	for _, id := range []nodeID{noNode, 0, 1, 37<<5 | 31, nodeID(maxNodeIDs - 1)} {
+		r.setParent(id)
+		if got := r.parent(); got != id {
+			t.Errorf("setParent(%#x): parent() = %#x", uint64(id), uint64(got))
+		}
+	}
+	if s := unsafe.Sizeof(nodeRec{}); s != 24 {
+		t.Errorf("a record takes %d bytes, want 24", s)
+	}
+	s := newNodeStore(64, 3, 5)
+	s.n = (maxNodeIDs - 3 + 31) >> 5 // the first index whose id is at or above maxNodeIDs
+	if s.id(s.n-1) >= nodeID(maxNodeIDs) || s.id(s.n) < nodeID(maxNodeIDs) {
+		t.Fatalf("the test's index is not the first one out of range")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("newRec gave the id %#x", uint64(s.id(s.n-1)))
+		}
+	}()
+	s.newRec()
 }

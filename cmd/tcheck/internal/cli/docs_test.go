@@ -115,6 +115,7 @@ var slowDocCommands = []string{
 	"--hull",                        // agreement at d = 1: ten seconds
 	"sweep agreement -q worst-time", // four points of agreement: ten seconds
 	"detection=sup",                 // the timeout sweep with the detection delay: a minute
+	"--order progress",              // agreement-scalar at d = 10: twenty seconds
 }
 
 // TestDocsCommandsRun runs the quick tcheck commands of README.md and

@@ -16,16 +16,30 @@ func RankedQueueOrderForTest(pushes [][2]int, batch int) []int {
 	}
 	var out []int
 	for q.len() > 0 {
-		var buf []nodeID
-		if batch == 1 {
-			n, _ := q.take()
-			buf = append(buf, n)
-		} else {
-			buf = q.takeOldest(nil, batch)
-		}
-		for _, n := range buf {
-			out = append(out, int(n))
-		}
+		out = popForTest(&q, batch, out)
+	}
+	return out
+}
+
+// bucketQueue is what rankedQueue and progressQueue have in common.
+type bucketQueue interface {
+	len() int
+	take() (nodeID, bool)
+	takeOldest(buf []nodeID, k int) []nodeID
+}
+
+// popForTest takes one node (batch 1) or one batch of at most batch
+// nodes from q and appends them to out.
+func popForTest(q bucketQueue, batch int, out []int) []int {
+	var buf []nodeID
+	if batch == 1 {
+		n, _ := q.take()
+		buf = append(buf, n)
+	} else {
+		buf = q.takeOldest(nil, batch)
+	}
+	for _, n := range buf {
+		out = append(out, int(n))
 	}
 	return out
 }
@@ -47,27 +61,15 @@ func ReclaimForTest(on bool, reused *uint64) (restore func()) {
 func ProgressQueueOrderForTest(pushes [][2]int, batch int) []int {
 	var q progressQueue
 	var out []int
-	pop := func() {
-		var buf []nodeID
-		if batch == 1 {
-			n, _ := q.take()
-			buf = append(buf, n)
-		} else {
-			buf = q.takeOldest(nil, batch)
-		}
-		for _, n := range buf {
-			out = append(out, int(n))
-		}
-	}
 	for _, p := range pushes {
 		if p[0] < 0 {
-			pop()
+			out = popForTest(&q, batch, out)
 			continue
 		}
 		q.push(nodeID(p[0]), int32(p[1]))
 	}
 	for q.len() > 0 {
-		pop()
+		out = popForTest(&q, batch, out)
 	}
 	return out
 }

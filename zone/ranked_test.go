@@ -16,33 +16,13 @@ import (
 // arrives, is explored in vain: 24 + 1. Both orders store the same
 // states, with one worker and with two.
 func TestRankedOrderAvoidsTheMistake(t *testing.T) {
-	net := compile(t, "testdata/search-order-mistake.yaml", map[string]int64{"K": 10})
-	sys := zone.NewSystem(net)
-	visitor := func() zone.Visitor { return func(*zone.Visit) bool { return false } }
-	x := zone.Extrapolation{Local: true}
-	for _, tc := range []struct {
-		name           string
-		opts           zone.Options
-		explored, kept int64
-	}{
+	exploreTheMistake(t, []mistakeCase{
 		// BFS expands the 11 small states of the chain (i = 0..10)
 		// before the larger ones evict them: 24 + 11
 		{"bfs", zone.Options{Order: zone.BFS}, 35, 24},
 		{"ranked", zone.Options{Order: zone.Ranked}, 25, 24},
 		{"ranked, 2 workers", zone.Options{Order: zone.Ranked, Workers: 2}, -1, 24},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			o := tc.opts
-			o.Extrapolation = x
-			res := zone.SearchWorkers(sys, o, visitor)
-			if res.Reason != zone.Completed {
-				t.Fatalf("search ended: %v", res.Reason)
-			}
-			if res.Stored != tc.kept || tc.explored >= 0 && res.Explored != tc.explored {
-				t.Errorf("explored %d, stored %d; want %d, %d", res.Explored, res.Stored, tc.explored, tc.kept)
-			}
-		})
-	}
+	})
 }
 
 // TestRankedQueueTakesTheHighestRankFirst: FIFO within a rank, the
@@ -67,31 +47,11 @@ func TestRankedQueueTakesTheHighestRankFirst(t *testing.T) {
 // state is explored in vain: 24 explored, 24 stored (breadth first: 35).
 // With two workers the same states are stored.
 func TestProgressOrderAvoidsTheMistake(t *testing.T) {
-	net := compile(t, "testdata/search-order-mistake.yaml", map[string]int64{"K": 10})
-	sys := zone.NewSystem(net)
-	visitor := func() zone.Visitor { return func(*zone.Visit) bool { return false } }
-	x := zone.Extrapolation{Local: true}
-	for _, tc := range []struct {
-		name           string
-		opts           zone.Options
-		explored, kept int64
-	}{
+	exploreTheMistake(t, []mistakeCase{
 		{"bfs", zone.Options{Order: zone.BFS}, 35, 24},
 		{"progress", zone.Options{Order: zone.Progress}, 24, 24},
 		{"progress, 2 workers", zone.Options{Order: zone.Progress, Workers: 2}, -1, 24},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			o := tc.opts
-			o.Extrapolation = x
-			res := zone.SearchWorkers(sys, o, visitor)
-			if res.Reason != zone.Completed {
-				t.Fatalf("search ended: %v", res.Reason)
-			}
-			if res.Stored != tc.kept || tc.explored >= 0 && res.Explored != tc.explored {
-				t.Errorf("explored %d, stored %d; want %d, %d", res.Explored, res.Stored, tc.explored, tc.kept)
-			}
-		})
-	}
+	})
 }
 
 // TestProgressQueueTakesTheLowestFirst: FIFO within a progress value,
@@ -107,5 +67,35 @@ func TestProgressQueueTakesTheLowestFirst(t *testing.T) {
 	want = []int{2, 4, 6, 7, 1, 3, 8, 5}
 	if got := zone.ProgressQueueOrderForTest(pushes, 5); !slices.Equal(got, want) {
 		t.Errorf("taken in batches: %v, want %v", got, want)
+	}
+}
+
+// mistakeCase is a search of zone/testdata/search-order-mistake.yaml and
+// the states it must explore (-1: any) and store.
+type mistakeCase struct {
+	name           string
+	opts           zone.Options
+	explored, kept int64
+}
+
+// exploreTheMistake runs each case (K = 10, local LU bounds) and checks
+// its counts.
+func exploreTheMistake(t *testing.T, cases []mistakeCase) {
+	t.Helper()
+	net := compile(t, "testdata/search-order-mistake.yaml", map[string]int64{"K": 10})
+	sys := zone.NewSystem(net)
+	visitor := func() zone.Visitor { return func(*zone.Visit) bool { return false } }
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.opts
+			o.Extrapolation = zone.Extrapolation{Local: true}
+			res := zone.SearchWorkers(sys, o, visitor)
+			if res.Reason != zone.Completed {
+				t.Fatalf("search ended: %v", res.Reason)
+			}
+			if res.Stored != tc.kept || tc.explored >= 0 && res.Explored != tc.explored {
+				t.Errorf("explored %d, stored %d; want %d, %d", res.Explored, res.Stored, tc.explored, tc.kept)
+			}
+		})
 	}
 }

@@ -176,26 +176,12 @@ func (q *rankedQueue) highest() *nodeQueue {
 }
 
 // take removes the oldest node of the highest rank.
-func (q *rankedQueue) take() (nodeID, bool) {
-	b := q.highest()
-	if b == nil {
-		return noNode, false
-	}
-	q.n--
-	return b.take(BFS)
-}
+func (q *rankedQueue) take() (nodeID, bool) { return takeCounted(q.highest(), &q.n) }
 
 // takeOldest moves up to k of the oldest nodes of the highest rank into
 // buf.
 func (q *rankedQueue) takeOldest(buf []nodeID, k int) []nodeID {
-	b := q.highest()
-	if b == nil {
-		return buf
-	}
-	n := len(buf)
-	buf = b.takeOldest(buf, k)
-	q.n -= len(buf) - n
-	return buf
+	return takeOldestCounted(q.highest(), &q.n, buf, k)
 }
 
 // progressQueue is the waiting list of the Progress order: a FIFO queue
@@ -249,24 +235,32 @@ func (q *progressQueue) lowest() *nodeQueue {
 }
 
 // take removes the oldest node of the lowest progress.
-func (q *progressQueue) take() (nodeID, bool) {
-	b := q.lowest()
-	if b == nil {
-		return noNode, false
-	}
-	q.n--
-	return b.take(BFS)
-}
+func (q *progressQueue) take() (nodeID, bool) { return takeCounted(q.lowest(), &q.n) }
 
 // takeOldest moves up to k of the oldest nodes of the lowest progress
 // into buf.
 func (q *progressQueue) takeOldest(buf []nodeID, k int) []nodeID {
-	b := q.lowest()
+	return takeOldestCounted(q.lowest(), &q.n, buf, k)
+}
+
+// takeCounted takes the oldest node of b (nil: none) for a queue of
+// buckets that counts its nodes in n.
+func takeCounted(b *nodeQueue, n *int) (nodeID, bool) {
+	if b == nil {
+		return noNode, false
+	}
+	*n--
+	return b.take(BFS)
+}
+
+// takeOldestCounted moves up to k of the oldest nodes of b (nil: none)
+// into buf for a queue of buckets that counts its nodes in n.
+func takeOldestCounted(b *nodeQueue, n *int, buf []nodeID, k int) []nodeID {
 	if b == nil {
 		return buf
 	}
-	n := len(buf)
+	before := len(buf)
 	buf = b.takeOldest(buf, k)
-	q.n -= len(buf) - n
+	*n -= len(buf) - before
 	return buf
 }

@@ -137,7 +137,50 @@ func GenerateSymmetric(s *Source) *Model {
 		g.tmpls = append(g.tmpls, g.template("Obs", nil, false))
 	}
 	g.queries()
-	return &Model{Text: g.text(), Procs: g.procs, Clocks: g.nClocks, Queries: len(g.qs)}
+	text := g.text()
+	// drawn after the text, whose emission draws initial values, so that
+	// the rest of a seed's model does not depend on it
+	if m := g.progressMeasure(); m != "" {
+		text = append(text, "progress: "+q(m)+"\n"...)
+	}
+	return &Model{Text: text, Procs: g.procs, Clocks: g.nClocks, Queries: len(g.qs)}
+}
+
+// progressMeasure draws, for every other model, a progress measure (the
+// order of --order progress), or "": a weighted sum of global variables,
+// of sums over s_t of the arrays indexed by it, and of the number of
+// members of a symmetric template at one of its locations. It is
+// symmetric, as a sum over the whole set is; it need not be monotone (the
+// order never changes a verdict, which the configurations with that
+// order check, here with the reduction on and off).
+func (g *symGen) progressMeasure() string {
+	s := g.s
+	if !s.chance(50) {
+		return ""
+	}
+	weights := []string{"", "", "2 * ", "-"}
+	var terms []string
+	for _, v := range g.ints {
+		if s.chance(60) {
+			terms = append(terms, weights[s.intn(len(weights))]+v.name)
+		}
+	}
+	for _, a := range g.arrays {
+		if s.chance(60) {
+			terms = append(terms, weights[s.intn(len(weights))]+fmt.Sprintf("(sum (i : %s) %s[i])", SymSet, a.name))
+		}
+	}
+	for _, t := range g.tmpls {
+		if t.observer || len(t.params) != 1 || t.kParam || !s.chance(50) {
+			continue
+		}
+		l := t.locs[s.intn(len(t.locs))].name
+		terms = append(terms, weights[s.intn(len(weights))]+fmt.Sprintf("(sum (i : %s) %s(i).%s)", SymSet, t.name, l))
+	}
+	if len(terms) == 0 {
+		return "0"
+	}
+	return strings.Join(terms, " + ")
 }
 
 func (g *symGen) template(name string, params []string, kParam bool) *symTmpl {

@@ -26,6 +26,10 @@ import (
 // state is queued or being expanded. Inclusion then depends on the order in
 // which the workers store zones, so the stored zones vary slightly from run
 // to run; the reachable states, and so every verdict and sup value, do not.
+// A passed list partitioned by owner (each worker storing and expanding
+// the states of its own shards, the others' successors sent to them) was
+// tried and was slower: its per-worker lists drift apart by levels and
+// explore more (docs/results.md, "Tried and dropped").
 
 // SearchWorkers explores like Search with opts.Workers goroutines (one
 // when it is 0 or 1, which is Search itself). newVisitor is called once

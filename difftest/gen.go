@@ -191,6 +191,14 @@ func Generate(s *Source) *Model {
 	return &Model{Text: g.text(), Procs: nProcs, Clocks: nClocks, Queries: len(g.qs)}
 }
 
+// measureWeights are the factors a random progress measure's terms get
+// (GenerateSymmetric's too), "" twice as likely as the others.
+var measureWeights = []string{"", "", "2 * ", "-"}
+
+// weight draws the factor of a progress measure's term (drawn before
+// the term's own choices, as the seeds' models expect).
+func weight(s *Source) string { return measureWeights[s.intn(len(measureWeights))] }
+
 // progressMeasure draws, for every other model, a progress measure (the
 // order of --order progress): a weighted sum of global variables and
 // location tests. It need not be monotone: the order never changes a
@@ -201,16 +209,15 @@ func (g *generator) progressMeasure() {
 	if !s.chance(50) {
 		return
 	}
-	weights := []string{"", "", "2 * ", "-"}
 	var terms []string
 	for _, v := range g.ints {
 		if v.owner < 0 && s.chance(60) {
-			terms = append(terms, weights[s.intn(len(weights))]+v.name)
+			terms = append(terms, weight(s)+v.name)
 		}
 	}
 	for _, p := range g.procs {
 		if s.chance(30) {
-			terms = append(terms, weights[s.intn(len(weights))]+p.name+"."+p.locs[s.intn(len(p.locs))].name)
+			terms = append(terms, weight(s)+p.name+"."+p.locs[s.intn(len(p.locs))].name)
 		}
 	}
 	if len(terms) == 0 {

@@ -158,16 +158,15 @@ func (g *symGen) progressMeasure() string {
 	if !s.chance(50) {
 		return ""
 	}
-	weights := []string{"", "", "2 * ", "-"}
 	var terms []string
 	for _, v := range g.ints {
 		if s.chance(60) {
-			terms = append(terms, weights[s.intn(len(weights))]+v.name)
+			terms = append(terms, weight(s)+v.name)
 		}
 	}
 	for _, a := range g.arrays {
 		if s.chance(60) {
-			terms = append(terms, weights[s.intn(len(weights))]+fmt.Sprintf("(sum (i : %s) %s[i])", SymSet, a.name))
+			terms = append(terms, weight(s)+fmt.Sprintf("(sum (i : %s) %s[i])", SymSet, a.name))
 		}
 	}
 	for _, t := range g.tmpls {
@@ -175,7 +174,7 @@ func (g *symGen) progressMeasure() string {
 			continue
 		}
 		l := t.locs[s.intn(len(t.locs))].name
-		terms = append(terms, weights[s.intn(len(weights))]+fmt.Sprintf("(sum (i : %s) %s(i).%s)", SymSet, t.name, l))
+		terms = append(terms, weight(s)+fmt.Sprintf("(sum (i : %s) %s(i).%s)", SymSet, t.name, l))
 	}
 	if len(terms) == 0 {
 		return "0"

@@ -53,6 +53,9 @@ type sharedPassed struct {
 	shards []passedShard
 	graph  *nodeGraph
 	alu    bool
+	// fullZones: the shards' codecs store full matrices, not minimal
+	// constraints
+	fullZones bool
 	// stored counts the states stored, for Limits.MaxStates (the other
 	// counters stay in the shards, under their locks); it sits on a cache
 	// line of its own so that its updates do not slow down every
@@ -63,9 +66,9 @@ type sharedPassed struct {
 }
 
 type passedShard struct {
-	mu sync.Mutex
+	mu spinLock
 	p  *passedList
-	_  [40]byte // keep shards' locks on separate cache lines
+	_  [48]byte // keep shards' locks on separate cache lines
 }
 
 func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed {
@@ -78,6 +81,7 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 	s.graph = &nodeGraph{stores: make([]*nodeStore, n), bits: b, mask: nodeID(n - 1), unpruned: opts.Hull}
 	for i := range s.shards {
 		s.shards[i].p = newPassedListShard(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n, decodedCacheSmall/n, s.seed, uint64(i), b)
+		s.fullZones = s.shards[i].p.codec.full
 		s.shards[i].p.graph = s.graph
 		s.graph.stores[i] = s.shards[i].p.nodes
 		s.shards[i].p.nodes.ranked = opts.Order == Ranked
@@ -92,8 +96,17 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 // sharedView is one worker's access to the shared list: its aLU bounds
 // are those of its own extrapolator.
 type sharedView struct {
-	s    *sharedPassed
-	l, u []int32
+	s       *sharedPassed
+	l, u    []int32
+	scratch *viewScratch
+}
+
+// viewScratch is what a worker prepares outside the shards' locks, to
+// hold them for less time: the minimal constraints of a zone it will
+// store, and the bytes of a stored zone it will decode.
+type viewScratch struct {
+	cons []dbm.Constraint
+	zone []byte
 }
 
 // lock locks the shard of hash h and gives its list this worker's aLU
@@ -137,30 +150,43 @@ func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 
 // insertAt tests inclusion again against the zones other workers stored
 // under the key since coverExact (those before ref.head in its chain).
+// z's minimal constraints are computed before the lock is taken: the
+// zone is stored unless a zone stored since coverExact covers it, which
+// is rare.
 func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
+	var cons []dbm.Constraint
+	if !v.s.fullZones {
+		v.scratch.cons = z.MinConstraints(v.scratch.cons[:0])
+		cons = v.scratch.cons
+	}
 	sh, p := v.lock(ref.h)
 	stored := p.stored
-	n, ok := p.insertAtKey(ref, z, parent, moveIdx, true)
+	n, ok := p.insertAtKey(ref, z, parent, moveIdx, true, cons)
 	v.unlock(sh, stored)
 	return n, ok
 }
 
-// loadSource reads node's zone under its shard's lock, the lock under
-// which another worker may evict the node and hand its bytes to a new
-// zone (passedList.reclaim); a node evicted by then is not expanded.
+// loadSource copies node's stored bytes under its shard's lock, the lock
+// under which another worker may evict the node and hand its bytes to a
+// new zone (passedList.reclaim), and decodes the copy after unlocking; a
+// node evicted by then is not expanded.
 func (v sharedView) loadSource(node nodeID, dst dbm.DBM) bool {
-	n := v.s.graph.node(node)
-	if !n.g.reclaimed {
-		n.LoadZone(dst)
+	g := v.s.graph
+	if !g.reclaimed {
+		g.node(node).LoadZone(dst)
 		return true
 	}
 	sh := &v.s.shards[uint64(node)&v.s.mask]
 	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if n.Covered() {
+	if g.covered(node) {
+		sh.mu.Unlock()
 		return false
 	}
-	n.LoadZone(dst)
+	sz := g.store(node).zoneOf(g.rec(node))
+	v.scratch.zone = append(v.scratch.zone[:0], sz.b...)
+	sh.mu.Unlock()
+	sz.b = v.scratch.zone
+	sz.load(dst)
 	return true
 }
 
@@ -191,7 +217,7 @@ func (s *sharedPassed) counts() (stored, discrete, covered int64) {
 // worker, from which the others steal; in breadth-first order the one
 // list of all workers.
 type workQueue struct {
-	mu sync.Mutex
+	mu spinLock
 	nodeQueue
 	// ranked, under the Ranked order, holds the shared list's nodes by
 	// the ranks graph gives them, and progress, under the Progress order,
@@ -463,7 +489,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	// on two workers than it should).
 	newExp := func() *expander {
 		e := newExpander(sys, shared.graph, opts, sub == ALU, nil, newVisitor())
-		e.passed = sharedView{s: shared, l: e.bl, u: e.bu}
+		e.passed = sharedView{s: shared, l: e.bl, u: e.bu, scratch: &viewScratch{}}
 		e.st.SetInterrupt(interrupt)
 		return e
 	}

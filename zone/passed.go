@@ -182,7 +182,7 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 		p.cover++
 		return noNode, false
 	}
-	return p.insertUncovered(kr, z, parent, moveIdx)
+	return p.insertUncovered(kr, z, parent, moveIdx, nil)
 }
 
 // coverExactHashed looks key (hash h) up, adding it if new, and reports whether
@@ -212,14 +212,15 @@ func (p *passedList) coverExactHashed(key []byte, h uint64, z dbm.DBM) (int, uin
 // stored zones since. Only those are tested: a zone that covered nothing
 // of the successor covers nothing of its abstraction, which includes it
 // (under aLU: z ⊑aLU Z' iff Extra_LU+(z) ⊑aLU Z', Herbreteau et al.,
-// LICS 2012, Sect. 4).
-func (p *passedList) insertAtKey(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32, recheck bool) (nodeID, bool) {
+// LICS 2012, Sect. 4). cons, when not nil, holds z's minimal constraints:
+// a parallel worker computes them before it takes the shard's lock.
+func (p *passedList) insertAtKey(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32, recheck bool, cons []dbm.Constraint) (nodeID, bool) {
 	kr := p.keys.at(uint64(ref.k))
 	if recheck && p.coveredIn(kr, z, ref.head) {
 		p.cover++
 		return noNode, false
 	}
-	return p.insertUncovered(kr, z, parent, moveIdx)
+	return p.insertUncovered(kr, z, parent, moveIdx, cons)
 }
 
 // coveredIn reports whether a zone of kr's chain before the node stop
@@ -241,8 +242,9 @@ func (p *passedList) coveredIn(kr *keyRec, z dbm.DBM, stop uint32) bool {
 }
 
 // insertUncovered stores z, which no stored zone of kr covers, evicting
-// the stored zones that z covers.
-func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
+// the stored zones that z covers; cons, when not nil, holds z's minimal
+// constraints (ignored by a codec that stores full matrices).
+func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, cons []dbm.Constraint) (nodeID, bool) {
 	s := p.nodes
 	// evict the stored zones included in z; under Ranked the new node
 	// inherits its parent's rank and ranks above the expanded nodes it
@@ -253,6 +255,10 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 	}
 	prev := (*nodeRec)(nil)
 	haveCons := false // p.codec.cons holds z's minimal constraints
+	if cons != nil && !p.codec.full {
+		p.codec.cons = append(p.codec.cons[:0], cons...)
+		haveCons = true
+	}
 	for i := kr.head; i != 0; {
 		r := s.recs.at(uint64(i - 1))
 		next := r.next

@@ -81,7 +81,6 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 	s.graph = &nodeGraph{stores: make([]*nodeStore, n), bits: b, mask: nodeID(n - 1), unpruned: opts.Hull}
 	for i := range s.shards {
 		s.shards[i].p = newPassedListShard(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n, decodedCacheSmall/n, s.seed, uint64(i), b)
-		s.fullZones = s.shards[i].p.codec.full
 		s.shards[i].p.graph = s.graph
 		s.graph.stores[i] = s.shards[i].p.nodes
 		s.shards[i].p.nodes.ranked = opts.Order == Ranked
@@ -90,6 +89,7 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 			s.shards[i].p.useALU(nil, nil)
 		}
 	}
+	s.fullZones = s.shards[0].p.codec.full
 	return s
 }
 

@@ -189,17 +189,17 @@ func (p *passedList) aluCovers(z dbm.DBM, sz storedZone, i uint32) bool {
 	if sz.includes(z) {
 		return true
 	}
-	if sz.minimal && minimalNotCovered(z.M, z.Dim, sz.b, sz.width, p.l, p.u) {
+	if sz.minimal && minimalNotCovered(z.M, z.Dim, sz.b, sz.width, p.sc.l, p.sc.u) {
 		return false
 	}
-	return aluSubsetEq(z.M, p.loadZone(sz, i).M, z.Dim, p.l, p.u)
+	return aluSubsetEq(z.M, p.loadZone(sz, i).M, z.Dim, p.sc.l, p.sc.u)
 }
 
 // aluEvicts reports whether sz (the zone of the node at index i) ⊆ aLU(z)
 // (which holds when it is included in z).
 func (p *passedList) aluEvicts(sz storedZone, i uint32, z dbm.DBM) bool {
-	if sz.minimal && minimalNotEvicted(sz.b, sz.width, z.M, z.Dim, p.l, p.u, p.row0) {
+	if sz.minimal && minimalNotEvicted(sz.b, sz.width, z.M, z.Dim, p.sc.l, p.sc.u, p.sc.row0) {
 		return false
 	}
-	return aluSubsetEq(p.loadZone(sz, i).M, z.M, z.Dim, p.l, p.u)
+	return aluSubsetEq(p.loadZone(sz, i).M, z.M, z.Dim, p.sc.l, p.sc.u)
 }

@@ -198,7 +198,7 @@ func TestALUSubsetEqAgainstPoints(t *testing.T) {
 				if p.aluEvicts(nd, ni, z) != ev {
 					t.Fatalf("full=%v: aluEvicts(stored %v, %v) = %v, want %v", full, zp, z, !ev, ev)
 				}
-				if !full && minimalNotEvicted(nd.b, nd.width, z.M, tc.dim, l, u, p.row0) && ev {
+				if !full && minimalNotEvicted(nd.b, nd.width, z.M, tc.dim, l, u, p.sc.row0) && ev {
 					t.Fatalf("minimalNotEvicted wrong for %v, %v", zp, z)
 				}
 			}

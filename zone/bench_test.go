@@ -2,6 +2,7 @@ package zone_test
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/tcheck/tcheck/model"
@@ -112,8 +113,12 @@ func BenchmarkAgreement(b *testing.B) {
 // BenchmarkWorkers explores the full zone graph of Fischer's protocol
 // (N = 9) and CSMA/CD (N = 10) with the sequential driver and with the
 // parallel one at 1, 2 and 4 workers: "parallel/1" is the cost of the
-// parallel machinery alone (shards, queues, atomics). Compare the ratios
-// within one run.
+// parallel machinery alone (shards, queues, atomics). "twins/2" runs two
+// sequential searches at once, in two goroutines that share nothing: its
+// time against "sequential" is what the machine gives two searches, so
+// "parallel/2" against "twins/2" is the cost of sharing the passed and
+// waiting lists between cores (docs/results.md, "What sharing costs").
+// Compare the ratios within one run.
 //
 //	go test -run XXX -bench Workers -benchtime 3x ./zone/
 func BenchmarkWorkers(b *testing.B) {
@@ -145,6 +150,25 @@ func BenchmarkWorkers(b *testing.B) {
 				b.ReportMetric(float64(res.Explored), "explored")
 			})
 		}
+		b.Run(m.name+"/twins/2", func(b *testing.B) {
+			var res [2]zone.Result
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for i := range res {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						res[i] = zone.Search(zone.NewSystem(net), opts, visitor())
+					}()
+				}
+				wg.Wait()
+			}
+			if res[0].Stored != res[1].Stored {
+				b.Fatalf("twin searches stored %d and %d zones", res[0].Stored, res[1].Stored)
+			}
+			b.ReportMetric(float64(res[0].Stored), "stored")
+			b.ReportMetric(float64(res[0].Explored), "explored")
+		})
 	}
 }
 

@@ -20,19 +20,23 @@ import "github.com/tcheck/tcheck/dbm"
 // the memory per stored zone; it replaces entries in clock order (a used
 // entry gets a second chance).
 type decodedCache struct {
+	// written at every miss: on a cache line apart from the fields read
+	// at every get (a parallel search's workers share a shard's cache)
+	misses int
+	hand   int
+	free   []int32 // slots of dropped entries
+	_      [24]byte
+
 	dim   int
 	slots []decodedSlot
 	index map[uint32]int32
-	hand  int
-	free  []int32 // slots of dropped entries
 	// seen has the bit of each node decoded once lately (by its index,
 	// hashed); cleared every len(seen)*16 misses, so that at most a
 	// quarter of its bits are set and few first decodes pass for second.
-	seen   []uint64
-	misses int
-	max    int // entries
-	per    int // bytes per entry
-	small  int // bytes the cache may use whatever the store's size
+	seen  []uint64
+	max   int // entries
+	per   int // bytes per entry
+	small int // bytes the cache may use whatever the store's size
 }
 
 type decodedSlot struct {
@@ -70,9 +74,12 @@ func newDecodedCache(dim int, bytes, small int) *decodedCache {
 // cache's growth.
 func (c *decodedCache) get(sz storedZone, n uint32, storeBytes uint64, scratch dbm.DBM) dbm.DBM {
 	if i, ok := c.index[n]; ok {
-		s := &c.slots[i]
-		s.ref = true
-		return s.m
+		// written only when it changes: in a parallel search another
+		// core may read the slot's line
+		if s := &c.slots[i]; !s.ref {
+			s.ref = true
+		}
+		return c.slots[i].m
 	}
 	if c.misses++; c.misses == len(c.seen)*16 {
 		clear(c.seen)
@@ -128,9 +135,9 @@ func (c *decodedCache) drop(n uint32) {
 // decoded into scratch.
 func (p *passedList) loadZone(sz storedZone, i uint32) dbm.DBM {
 	if sz.minimal && p.decoded != nil {
-		return p.decoded.get(sz, i, p.nodes.bytesUsed(), p.codec.scratch)
+		return p.decoded.get(sz, i, p.nodes.bytesUsed(), p.sc.codec.scratch)
 	}
-	s := p.codec.scratch
+	s := p.sc.codec.scratch
 	sz.load(s)
 	return s
 }

@@ -65,10 +65,16 @@ type sharedPassed struct {
 	_      [56]byte
 }
 
+// passedShard is a shard's lock and list, by value: the list's fields
+// that every test writes (its scratch pointer and counters) come first,
+// so that they share the lock's cache line, which the worker that takes
+// the lock owns already, and the shard's size is a multiple of a cache
+// line (TestPassedShardLayout), so that no two shards share one (the
+// shards of even one worker take 3 KiB, and Go's allocator places
+// objects over 1 KiB at multiples of 128 bytes).
 type passedShard struct {
 	mu spinLock
-	p  *passedList
-	_  [48]byte // keep shards' locks on separate cache lines
+	p  passedList
 }
 
 func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed {
@@ -80,7 +86,7 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 	s := &sharedPassed{seed: maphash.MakeSeed(), mask: uint64(n - 1), shards: make([]passedShard, n), alu: alu}
 	s.graph = &nodeGraph{stores: make([]*nodeStore, n), bits: b, mask: nodeID(n - 1), unpruned: opts.Hull}
 	for i := range s.shards {
-		s.shards[i].p = newPassedListShard(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n, decodedCacheSmall/n, s.seed, uint64(i), b)
+		s.shards[i].p = *newPassedListShard(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n, decodedCacheSmall/n, s.seed, uint64(i), b)
 		s.shards[i].p.graph = s.graph
 		s.graph.stores[i] = s.shards[i].p.nodes
 		s.shards[i].p.nodes.ranked = opts.Order == Ranked
@@ -89,37 +95,36 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 			s.shards[i].p.useALU(nil, nil)
 		}
 	}
-	s.fullZones = s.shards[0].p.codec.full
+	s.fullZones = s.shards[0].p.full
 	return s
 }
 
 // sharedView is one worker's access to the shared list: its aLU bounds
-// are those of its own extrapolator.
+// are those of its own extrapolator, and the lists it locks use its
+// scratch.
 type sharedView struct {
 	s       *sharedPassed
-	l, u    []int32
 	scratch *viewScratch
 }
 
-// viewScratch is what a worker prepares outside the shards' locks, to
-// hold them for less time: the minimal constraints of a zone it will
-// store, and the bytes of a stored zone it will decode.
+// viewScratch is a worker's scratch for the shared list: the passed
+// lists' (with the worker's aLU bounds), in which it also computes the
+// minimal constraints of a zone it will store before it takes the
+// shard's lock, and the bytes of a stored zone it will decode.
 type viewScratch struct {
-	cons []dbm.Constraint
+	passedScratch
 	zone []byte
 }
 
-// lock locks the shard of hash h and gives its list this worker's aLU
-// bounds; unlock unlocks it and adds to the shared count the states the
+// lock locks the shard of hash h and gives its list this worker's
+// scratch; unlock unlocks it and adds to the shared count the states the
 // list stored since it held stored of them.
 func (v sharedView) lock(h uint64) (*passedShard, *passedList) {
 	s := v.s
 	sh := &s.shards[h&s.mask]
 	sh.mu.Lock()
-	p := sh.p
-	if s.alu {
-		p.l, p.u = v.l, v.u
-	}
+	p := &sh.p
+	p.sc = &v.scratch.passedScratch // on the lock's line: no miss
 	return sh, p
 }
 
@@ -154,14 +159,14 @@ func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 // zone is stored unless a zone stored since coverExact covers it, which
 // is rare.
 func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
-	var cons []dbm.Constraint
-	if !v.s.fullZones {
-		v.scratch.cons = z.MinConstraints(v.scratch.cons[:0])
-		cons = v.scratch.cons
+	ready := !v.s.fullZones
+	if ready {
+		c := &v.scratch.codec
+		c.cons = z.MinConstraints(c.cons[:0])
 	}
 	sh, p := v.lock(ref.h)
 	stored := p.stored
-	n, ok := p.insertAtKey(ref, z, parent, moveIdx, true, cons)
+	n, ok := p.insertAtKey(ref, z, parent, moveIdx, true, ready)
 	v.unlock(sh, stored)
 	return n, ok
 }
@@ -489,7 +494,9 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	// on two workers than it should).
 	newExp := func() *expander {
 		e := newExpander(sys, shared.graph, opts, sub == ALU, nil, newVisitor())
-		e.passed = sharedView{s: shared, l: e.bl, u: e.bu, scratch: &viewScratch{}}
+		sc := &viewScratch{passedScratch: *newPassedScratch(sys.Dim, opts.FullZones)}
+		sc.l, sc.u = e.bl, e.bu
+		e.passed = sharedView{s: shared, scratch: sc}
 		e.st.SetInterrupt(interrupt)
 		return e
 	}

@@ -12,28 +12,37 @@ import (
 // through nodeRec.next. Its nodes live in a nodeStore; its index is an open
 // addressing table of the discrete parts (no Go map, no pointer per key).
 type passedList struct {
+	// sc is the scratch the list's operations write besides the list
+	// itself; cover and stored are counters. These are written at every
+	// test, in a parallel search by whichever worker holds the shard's
+	// lock, which brings its own scratch (sharedView.lock). They come
+	// first, on a cache line of their own (in a parallel search, the
+	// lock's: passedShard), apart from the fields below, which every test
+	// reads and only a new discrete part writes: a worker then does not
+	// miss on those because another worker counted.
+	sc     *passedScratch
+	stored int64
+	cover  int64 // successors dropped as included plus stored nodes evicted
+	_      [40]byte
+
 	dim int
 	// hull keeps one zone per discrete part, the convex hull of all zones
 	// reached with it (see insertHull).
-	hull   bool
-	nodes  *nodeStore
-	graph  *nodeGraph // the graph nodeIDs are resolved in (parents)
-	seed   maphash.Seed
-	keys   segArray[keyRec] // in segments: no copy as it grows
-	nkeys  int
-	slots  []uint32 // 1 + index in keys; 0: empty
-	stored int64
-	cover  int64 // successors dropped as included plus stored nodes evicted
-	codec  zoneCodec
-	// alu: subsumption by aLU (see Subsumption) with the bounds l, u of
-	// the location vector of the zone being inserted (the extrapolator's
-	// arrays, updated in place before each insert); row0 is scratch.
-	alu  bool
-	l, u []int32
-	row0 []dbm.Bound
+	hull  bool
+	nodes *nodeStore
+	graph *nodeGraph // the graph nodeIDs are resolved in (parents)
+	seed  maphash.Seed
+	keys  segArray[keyRec] // in segments: no copy as it grows
+	nkeys int
+	slots []uint32 // 1 + index in keys; 0: empty
+	// full: zones are stored as full matrices, not minimal constraints
+	// (the scratch's codec says the same)
+	full bool
+	// alu: subsumption by aLU (see Subsumption) with the bounds of the
+	// scratch (sc.l, sc.u)
+	alu bool
 	// decoded caches decoded minimal zones (nil: none) for the aLU tests.
 	decoded *decodedCache
-	dist    []dbm.Bound // scratch of within
 	// reclaim: an evicted node's zone bytes go back to the store for the
 	// next zone of the same length. The search sets it where nothing
 	// reads the zone of an evicted node again: workers read the zone they
@@ -44,6 +53,25 @@ type passedList struct {
 	// needs the one part; nodeGraph.reclaimed). The record stays, for the
 	// paths through it.
 	reclaim bool
+}
+
+// passedScratch is what a passed list's operations write besides the list:
+// the codec's buffers and matrix, the scratch of the aLU and inclusion
+// tests, and the aLU bounds l, u of the location vector of the zone being
+// inserted (the extrapolator's arrays, updated in place before each
+// insert). A sequential search's list has one; in a parallel search each
+// worker has its own and hands it to the shard it locks, so that the
+// matrices and buffers it writes stay in its core's cache (a matrix
+// decoded into a shard's scratch that another core wrote last would take
+// a miss per cache line).
+type passedScratch struct {
+	codec      zoneCodec
+	row0, dist []dbm.Bound
+	l, u       []int32
+}
+
+func newPassedScratch(dim int, full bool) *passedScratch {
+	return &passedScratch{codec: newZoneCodec(dim, full), row0: make([]dbm.Bound, dim), dist: make([]dbm.Bound, dim)}
 }
 
 // keyRec is a discrete part in the index: where its bytes are in the
@@ -63,11 +91,12 @@ func newPassedList(dim int, full, hull bool) *passedList {
 // graph is set by the caller), with a cache of decoded zones of at most
 // cacheBytes, and of cacheSmall whatever the number of nodes.
 func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall int, seed maphash.Seed, shard uint64, shardBits uint) *passedList {
-	p := &passedList{dim: dim, hull: hull, seed: seed, codec: newZoneCodec(dim, full), dist: make([]dbm.Bound, dim)}
+	p := &passedList{dim: dim, hull: hull, seed: seed, sc: newPassedScratch(dim, full)}
+	p.full = p.sc.codec.full
 	p.nodes = newNodeStore(dim*dim*4, shard, shardBits)
 	p.keys.layout = segLayout{first: 6, last: 16}
 	p.slots = make([]uint32, 16)
-	if !p.codec.full {
+	if !p.full {
 		p.decoded = newDecodedCache(dim, cacheBytes, cacheSmall)
 	}
 	return p
@@ -77,8 +106,7 @@ func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall int, se
 // at each insert; the caller updates them in place for the location
 // vector of the zone inserted).
 func (p *passedList) useALU(l, u []int32) {
-	p.alu, p.l, p.u = true, l, u
-	p.row0 = make([]dbm.Bound, p.dim)
+	p.alu, p.sc.l, p.sc.u = true, l, u
 }
 
 // discrete returns the number of discrete parts stored.
@@ -182,7 +210,7 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 		p.cover++
 		return noNode, false
 	}
-	return p.insertUncovered(kr, z, parent, moveIdx, nil)
+	return p.insertUncovered(kr, z, parent, moveIdx, false)
 }
 
 // coverExactHashed looks key (hash h) up, adding it if new, and reports whether
@@ -212,15 +240,16 @@ func (p *passedList) coverExactHashed(key []byte, h uint64, z dbm.DBM) (int, uin
 // stored zones since. Only those are tested: a zone that covered nothing
 // of the successor covers nothing of its abstraction, which includes it
 // (under aLU: z ⊑aLU Z' iff Extra_LU+(z) ⊑aLU Z', Herbreteau et al.,
-// LICS 2012, Sect. 4). cons, when not nil, holds z's minimal constraints:
-// a parallel worker computes them before it takes the shard's lock.
-func (p *passedList) insertAtKey(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32, recheck bool, cons []dbm.Constraint) (nodeID, bool) {
+// LICS 2012, Sect. 4). consReady says that the scratch's codec holds z's
+// minimal constraints already: a parallel worker computes them in its
+// scratch before it takes the shard's lock.
+func (p *passedList) insertAtKey(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32, recheck, consReady bool) (nodeID, bool) {
 	kr := p.keys.at(uint64(ref.k))
 	if recheck && p.coveredIn(kr, z, ref.head) {
 		p.cover++
 		return noNode, false
 	}
-	return p.insertUncovered(kr, z, parent, moveIdx, cons)
+	return p.insertUncovered(kr, z, parent, moveIdx, consReady)
 }
 
 // coveredIn reports whether a zone of kr's chain before the node stop
@@ -242,9 +271,9 @@ func (p *passedList) coveredIn(kr *keyRec, z dbm.DBM, stop uint32) bool {
 }
 
 // insertUncovered stores z, which no stored zone of kr covers, evicting
-// the stored zones that z covers; cons, when not nil, holds z's minimal
-// constraints (ignored by a codec that stores full matrices).
-func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, cons []dbm.Constraint) (nodeID, bool) {
+// the stored zones that z covers; consReady: the scratch's codec holds z's
+// minimal constraints (ignored by a codec that stores full matrices).
+func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, consReady bool) (nodeID, bool) {
 	s := p.nodes
 	// evict the stored zones included in z; under Ranked the new node
 	// inherits its parent's rank and ranks above the expanded nodes it
@@ -254,11 +283,7 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 		rank = int(p.graph.rank(parent))
 	}
 	prev := (*nodeRec)(nil)
-	haveCons := false // p.codec.cons holds z's minimal constraints
-	if cons != nil && !p.codec.full {
-		p.codec.cons = append(p.codec.cons[:0], cons...)
-		haveCons = true
-	}
+	haveCons := consReady && !p.full // p.sc.codec.cons holds z's minimal constraints
 	for i := kr.head; i != 0; {
 		r := s.recs.at(uint64(i - 1))
 		next := r.next
@@ -307,10 +332,10 @@ func (p *passedList) within(sz storedZone, z dbm.DBM, haveCons *bool) bool {
 		return true
 	}
 	if !*haveCons {
-		p.codec.cons = z.MinConstraints(p.codec.cons[:0])
+		p.sc.codec.cons = z.MinConstraints(p.sc.codec.cons[:0])
 		*haveCons = true
 	}
-	return minimalSatisfies(sz.b, sz.width, p.codec.cons, p.dist)
+	return minimalSatisfies(sz.b, sz.width, p.sc.codec.cons, p.sc.dist)
 }
 
 // add stores z as a new node at the head of kr's chain; haveCons: the
@@ -321,9 +346,9 @@ func (p *passedList) add(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, ha
 	var w uint8
 	var minimal bool
 	if haveCons {
-		b, w, minimal = p.codec.encodeCons()
+		b, w, minimal = p.sc.codec.encodeCons()
 	} else {
-		b, w, minimal = p.codec.encode(z)
+		b, w, minimal = p.sc.codec.encode(z)
 	}
 	zw, dst := s.alloc(len(b))
 	copy(dst, b)
@@ -364,7 +389,7 @@ func (p *passedList) insertHull(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx in
 		p.cover++
 		return noNode, false
 	}
-	h := p.codec.scratch
+	h := p.sc.codec.scratch
 	sz.load(h)
 	h.ConvexHull(z)
 	atomic.OrUint32(&r.flags, coveredFlag)

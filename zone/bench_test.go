@@ -2,7 +2,9 @@ package zone_test
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tcheck/tcheck/model"
@@ -211,4 +213,39 @@ func BenchmarkScaleFamilies(b *testing.B) {
 			b.ReportMetric(float64(res.Explored), "explored")
 		})
 	}
+}
+
+// BenchmarkCacheLineTransfer measures what reading on one core a line
+// another core just wrote costs on this machine: two goroutines pass a
+// counter on one cache line back and forth, so each op is one transfer
+// of the line. A parallel search pays it when a worker reads a
+// passed-list entry the other stored moments before (docs/results.md,
+// "What sharing costs"; 71–85 ns on the 2-core Intel Xeon).
+//
+//	go test -run XXX -bench CacheLineTransfer -count 5 ./zone/
+func BenchmarkCacheLineTransfer(b *testing.B) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		b.Skip("needs two processors")
+	}
+	var line struct {
+		v atomic.Int64
+		_ [56]byte
+	}
+	n := int64(b.N)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := int64(1); i < n; i += 2 {
+			for line.v.Load() != i {
+			}
+			line.v.Store(i + 1)
+		}
+	}()
+	b.ResetTimer()
+	for i := int64(0); i < n; i += 2 {
+		for line.v.Load() != i {
+		}
+		line.v.Store(i + 1)
+	}
+	<-done
 }

@@ -86,6 +86,8 @@ type expander struct {
 	bl, bu []int32
 	passed passedStore
 	visit  Visitor
+	// universe is the zone of all valuations (movesZone)
+	universe dbm.DBM
 	// maxStates ends the search when the passed list holds that many
 	// states (0: no limit).
 	maxStates int64
@@ -417,11 +419,7 @@ func (e *expander) expand(node nodeID) (StopReason, error) {
 	e.sys.decodeKey(e.srcKey, e.locs, e.vars)
 	e.node, e.moveIdx, e.reason, e.err = node, 0, Completed, nil
 	e.explored.Add(1)
-	z := e.src
-	if e.graph.unpruned {
-		z = dbm.DBM{}
-	}
-	err := e.st.Moves(e.locs, e.vars, z, e.succ)
+	err := e.st.Moves(e.locs, e.vars, e.movesZone(), e.succ)
 	if err == nil {
 		err = e.err
 	}
@@ -431,6 +429,21 @@ func (e *expander) expand(node nodeID) (StopReason, error) {
 		}
 	}
 	return e.reason, err
+}
+
+// movesZone is the zone the moves of the state being expanded are
+// enumerated against (Stepper.Moves): its own, or where the graph is
+// unpruned (nodeGraph.unpruned) the zone of all valuations, which leaves
+// out only the pieces of a move under priorities whose constraints
+// contradict each other.
+func (e *expander) movesZone() dbm.DBM {
+	if !e.graph.unpruned {
+		return e.src
+	}
+	if e.universe.M == nil {
+		e.universe = dbm.New(e.sys.Dim)
+	}
+	return e.universe
 }
 
 // successor is the callback of Stepper.Moves: one move of e.node.

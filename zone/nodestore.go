@@ -355,10 +355,15 @@ type nodeGraph struct {
 	mask   nodeID
 	// sym is set when the nodes are symmetry representatives.
 	sym *symTrace
-	// unpruned: moves are enumerated without their zone (Stepper.Moves
-	// with a zero DBM), because a node's zone may grow after its
-	// expansion (the convex hull), and a path's move indices must be found
-	// again from the zone the node ends with.
+	// unpruned: moves are enumerated against the zone of all valuations,
+	// not their own (expander.movesZone), because a node's zone may grow
+	// after its expansion (the convex hull), and a path's move indices
+	// must be found again from the zone the node ends with. Under
+	// priorities that still leaves out the pieces whose constraints
+	// contradict each other: with none left out (a zero DBM), a move
+	// below 11 higher moves of 2 to 6 constraints each came in 32.4 M
+	// pieces, nearly all empty, and a two-state search took 6 s
+	// (testdata/hull-priority-pieces.yaml).
 	unpruned bool
 	// reclaimed: the bytes of an evicted node's zone may have been handed
 	// to another zone (passedList.reclaim); its key and record remain.
@@ -447,15 +452,22 @@ func (s *System) PathMoves(n Node) ([]Move, error) {
 	locs := make([]int32, s.NProcs)
 	vars := make([]int32, s.NVars)
 	z := dbm.New(s.Dim)
+	var universe dbm.DBM // all valuations, as an unpruned graph's expander
 	var moves []Move
 	for _, x := range path[1:] {
 		s.Decode(x.Parent(), locs, vars)
 		pz := z
-		if x.g.unpruned || !s.Net.Priorities {
+		switch {
+		case !s.Net.Priorities:
 			// Moves reads the zone only to order moves by priority; the
 			// zone of an evicted parent may be gone (passedList.reclaim)
 			pz = dbm.DBM{}
-		} else {
+		case x.g.unpruned:
+			if universe.M == nil {
+				universe = dbm.New(s.Dim)
+			}
+			pz = universe
+		default:
 			x.Parent().LoadZone(z)
 		}
 		want := x.g.rec(x.id).moveIdx

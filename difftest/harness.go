@@ -94,6 +94,9 @@ const (
 	// Timeout ends a tcheck check (all explorations of one configuration)
 	// that runs away: verdict unknown, a failure except under Extra_None.
 	Timeout = 3 * time.Second
+	// TraceRetryTimeout is the deadline of a query checked again because
+	// its trace was cut short by the first deadline (run.check).
+	TraceRetryTimeout = 30 * time.Second
 )
 
 // SupCeiling is the reference's ceiling for sup values.
@@ -136,6 +139,9 @@ type Stats struct {
 	// or time limit (MaxStates, Timeout): not compared, unless the search
 	// with the reduction hit it where the one without completed.
 	AtLimit int
+	// TraceRetries counts queries checked again with TraceRetryTimeout
+	// because the deadline cut their trace short.
+	TraceRetries int
 }
 
 func (s *Stats) Add(o Stats) {
@@ -158,6 +164,7 @@ func (s *Stats) Add(o Stats) {
 	s.SymLarger += o.SymLarger
 	s.SymMoreDiscrete += o.SymMoreDiscrete
 	s.AtLimit += o.AtLimit
+	s.TraceRetries += o.TraceRetries
 	for k, v := range o.ByKind {
 		if s.ByKind == nil {
 			s.ByKind = map[string]int{}
@@ -490,6 +497,21 @@ func (r *run) check(f *model.File, c Config, slow []bool, withSlow bool) []*quer
 			o.Limits.Deadline = time.Now().Add(Timeout)
 		}
 		out[i] = queries.Check(sys, []*queries.Query{q}, o)[0]
+	}
+	// A trace cut short by the deadline (queries.ErrTraceTime: the
+	// verdict unknown, or a model error without its trace) is no wrong
+	// answer, and a loaded machine reaches the deadlines, which bound
+	// runaway searches, while it builds one (NoneDeadline is 300 ms, and
+	// the race detector runs ten times slower): such a query is checked
+	// again alone with TraceRetryTimeout, and judged on that result.
+	for i, res := range out {
+		if res == nil || !errors.Is(res.TraceErr, queries.ErrTraceTime) {
+			continue
+		}
+		r.out.Stats.TraceRetries++
+		o := opts
+		o.Limits.Deadline = time.Now().Add(TraceRetryTimeout)
+		out[i] = queries.Check(sys, []*queries.Query{qs[i]}, o)[0]
 	}
 	return out
 }

@@ -192,10 +192,10 @@ type Outcome struct {
 	Stats         Stats
 	Disagreements []Disagreement
 	// Slowest is the longest check of one configuration (all its queries,
-	// wall time; Extra_None's left out) and SlowestConfig its name: a model that is slow for no
-	// reason of its size points to a bug the verdicts do not show
-	// (finding 6 took 6 s for two states; -difftest.stats lists the
-	// slowest models).
+	// wall time; Extra_None's left out) and SlowestConfig its name: a
+	// model that is slow for no reason of its size points to a bug the
+	// verdicts do not show (finding 6 took 6 s for two states;
+	// -difftest.stats lists the slowest models).
 	Slowest       time.Duration
 	SlowestConfig string
 }

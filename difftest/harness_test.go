@@ -36,16 +36,12 @@ func TestModelFile(t *testing.T) {
 // openFindings are the regression models of testdata/difftest that tcheck
 // still gets wrong (the file's comment says how): their test is skipped
 // unless -difftest.strict. Remove an entry once the bug is fixed.
-var openFindings = map[string]bool{
-	"hull-sup-doubling.yaml": true, // finding 7: sup under --hull doubles K to 2^20
-}
+var openFindings = map[string]bool{}
 
 // knownSeeds are seeds of TestDifferential's list that show an open
 // finding (the regression model it was shrunk to): logged, not failed,
 // unless -difftest.strict.
-var knownSeeds = map[uint64]string{
-	282629: "hull-sup-doubling.yaml",
-}
+var knownSeeds = map[uint64]string{}
 
 // wrongReference answers like ref but with a planted error: reachability
 // negated, or every sup one more than it is.

@@ -43,8 +43,10 @@ type Options struct {
 	// discrete part. What the hull finds unreachable is unreachable, so an
 	// A[] it finds satisfied (an E<> violated) is decided; a goal state it
 	// reaches may be an artefact of the hull and is decided again on exact
-	// zones. sup/inf values become bounds (Value.Approx). deadlock and the
-	// liveness queries ignore it and explore exactly.
+	// zones. sup/inf values become bounds (Value.Approx), except where the
+	// hull's value still exceeds the clock's extrapolation bound after
+	// hullSupDoublings doublings: the exact exploration answers then.
+	// deadlock and the liveness queries ignore it and explore exactly.
 	Hull bool
 	// Subsumption chooses how a new zone is found covered by a stored one:
 	// inclusion (the default) or aLU subsumption (zone.ALU: Herbreteau,

@@ -158,7 +158,16 @@ func runSeeds(t *testing.T, n int, gen func(uint64) []byte, harness func(int) *H
 	close(next)
 	wg.Wait()
 	if *flagStats {
-		printSlowest(items, func(it item) (uint64, *Outcome) { return it.seed, it.out })
+		// the five models whose slowest configuration took longest
+		// (Outcome.Slowest): where to look for a search that is slow
+		// for no reason of its size
+		byTime := slices.Clone(items)
+		slices.SortFunc(byTime, func(a, b item) int { return cmp.Compare(b.out.Slowest, a.out.Slowest) })
+		var parts []string
+		for _, it := range byTime[:min(5, len(byTime))] {
+			parts = append(parts, fmt.Sprintf("seed %d under %s %v", it.seed, it.out.SlowestConfig, it.out.Slowest.Round(time.Millisecond)))
+		}
+		fmt.Printf("slowest checks: %s\n", strings.Join(parts, "; "))
 	}
 	var total Stats
 	failed := 0
@@ -218,27 +227,4 @@ func FuzzDifferentialSymmetric(f *testing.F) {
 		text := GenerateSymmetric(NewSource(b)).Text
 		report(t, "fuzz", text, (&Harness{Ref: defaultReference(), Configs: Configs, Symmetry: true}).Compare(text))
 	})
-}
-
-// printSlowest prints the five models whose slowest configuration took
-// longest (Outcome.Slowest), the first place to look for a search that is
-// slow where it should not be.
-func printSlowest[T any](items []T, get func(T) (uint64, *Outcome)) {
-	type slow struct {
-		seed uint64
-		out  *Outcome
-	}
-	var all []slow
-	for _, it := range items {
-		seed, out := get(it)
-		if out != nil {
-			all = append(all, slow{seed, out})
-		}
-	}
-	slices.SortFunc(all, func(a, b slow) int { return cmp.Compare(b.out.Slowest, a.out.Slowest) })
-	var parts []string
-	for _, s := range all[:min(5, len(all))] {
-		parts = append(parts, fmt.Sprintf("seed %d under %s %v", s.seed, s.out.SlowestConfig, s.out.Slowest.Round(time.Millisecond)))
-	}
-	fmt.Printf("slowest checks: %s\n", strings.Join(parts, "; "))
 }

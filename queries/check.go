@@ -44,8 +44,9 @@ type Options struct {
 	// A[] it finds satisfied (an E<> violated) is decided; a goal state it
 	// reaches may be an artefact of the hull and is decided again on exact
 	// zones. sup/inf values become bounds (Value.Approx), except where the
-	// hull's value still exceeds the clock's extrapolation bound after
-	// hullSupDoublings doublings: the exact exploration answers then.
+	// hull's value still exceeds the clock's extrapolation bound once it
+	// is doubled 5 times (hullSupDoublings): the exact exploration answers
+	// then.
 	// deadlock and the liveness queries ignore it and explore exactly.
 	Hull bool
 	// Subsumption chooses how a new zone is found covered by a stored one:

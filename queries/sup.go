@@ -274,8 +274,10 @@ func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool
 	}
 }
 
-// hullSupDoublings bounds the doublings of K under the convex hull: a
-// value still beyond K after them is answered by the exact exploration.
+// hullSupDoublings bounds the doublings of K under the convex hull within
+// checkSup, which starts from twice the first exploration's K (5
+// doublings in all): a value still beyond the last K is answered by the
+// exact exploration from that K.
 // The hull's value is a bound, and where the hull lets the clock grow
 // without bound (no run does) each round's hull climbs to K step by step,
 // so that doubling K up to maxSupBound took 19 explorations and 4.19 M

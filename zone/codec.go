@@ -205,8 +205,12 @@ type zoneCodec struct {
 }
 
 func newZoneCodec(dim int, full bool) zoneCodec {
-	return zoneCodec{full: full || dim > 256, scratch: dbm.New(dim)}
+	return zoneCodec{full: storesFull(dim, full), scratch: dbm.New(dim)}
 }
+
+// storesFull reports whether zones of dimension dim are stored as full
+// matrices (full asked, or too many clocks for byte-sized indices).
+func storesFull(dim int, full bool) bool { return full || dim > 256 }
 
 // encode encodes z (closed, non-empty) and returns the bytes (the
 // codec's, valid until the next encode), their width and whether they are

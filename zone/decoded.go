@@ -76,10 +76,11 @@ func (c *decodedCache) get(sz storedZone, n uint32, storeBytes uint64, scratch d
 	if i, ok := c.index[n]; ok {
 		// written only when it changes: in a parallel search another
 		// core may read the slot's line
-		if s := &c.slots[i]; !s.ref {
+		s := &c.slots[i]
+		if !s.ref {
 			s.ref = true
 		}
-		return c.slots[i].m
+		return s.m
 	}
 	if c.misses++; c.misses == len(c.seen)*16 {
 		clear(c.seen)

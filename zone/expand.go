@@ -86,7 +86,8 @@ type expander struct {
 	bl, bu []int32
 	passed passedStore
 	visit  Visitor
-	// universe is the zone of all valuations (movesZone)
+	// universe is the zone of all valuations, where the graph is
+	// unpruned (movesZone)
 	universe dbm.DBM
 	// maxStates ends the search when the passed list holds that many
 	// states (0: no limit).
@@ -160,6 +161,9 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 	}
 	if e.visitNew || e.markCovered {
 		e.keep = dbm.New(sys.Dim)
+	}
+	if graph.unpruned {
+		e.universe = dbm.New(sys.Dim)
 	}
 	e.bl, e.bu = e.xp.l, e.xp.u
 	// With stopwatches no symmetry reduction: the symmetry of the model
@@ -437,13 +441,10 @@ func (e *expander) expand(node nodeID) (StopReason, error) {
 // out only the pieces of a move under priorities whose constraints
 // contradict each other.
 func (e *expander) movesZone() dbm.DBM {
-	if !e.graph.unpruned {
-		return e.src
+	if e.graph.unpruned {
+		return e.universe
 	}
-	if e.universe.M == nil {
-		e.universe = dbm.New(e.sys.Dim)
-	}
-	return e.universe
+	return e.src
 }
 
 // successor is the callback of Stepper.Moves: one move of e.node.

@@ -363,7 +363,7 @@ type nodeGraph struct {
 	// contradict each other: with none left out (a zero DBM), a move
 	// below 11 higher moves of 2 to 6 constraints each came in 32.4 M
 	// pieces, nearly all empty, and a two-state search took 6 s
-	// (testdata/hull-priority-pieces.yaml).
+	// (testdata/difftest/hull-priority-pieces.yaml).
 	unpruned bool
 	// reclaimed: the bytes of an evicted node's zone may have been handed
 	// to another zone (passedList.reclaim); its key and record remain.

@@ -90,10 +90,9 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 		s.shards[i].p.graph = s.graph
 		s.graph.stores[i] = s.shards[i].p.nodes
 		s.shards[i].p.nodes.ranked = opts.Order == Ranked
-		if alu {
-			// the bounds are the inserting worker's (sharedView.insert)
-			s.shards[i].p.useALU(nil, nil)
-		}
+		// under aLU the bounds are those of the locking worker's
+		// scratch (sharedView.lock)
+		s.shards[i].p.alu = alu
 	}
 	s.fullZones = s.shards[0].p.full
 	return s

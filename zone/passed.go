@@ -36,7 +36,7 @@ type passedList struct {
 	nkeys int
 	slots []uint32 // 1 + index in keys; 0: empty
 	// full: zones are stored as full matrices, not minimal constraints
-	// (the scratch's codec says the same)
+	// (every scratch's codec says the same: storesFull)
 	full bool
 	// alu: subsumption by aLU (see Subsumption) with the bounds of the
 	// scratch (sc.l, sc.u)
@@ -84,15 +84,17 @@ type keyRec struct {
 func newPassedList(dim int, full, hull bool) *passedList {
 	p := newPassedListShard(dim, full, hull, decodedCacheBytes, decodedCacheSmall, maphash.MakeSeed(), 0, 0)
 	p.graph = &nodeGraph{stores: []*nodeStore{p.nodes}}
+	p.sc = newPassedScratch(dim, full)
 	return p
 }
 
 // newPassedListShard returns shard number shard of 1<<shardBits (its
 // graph is set by the caller), with a cache of decoded zones of at most
-// cacheBytes, and of cacheSmall whatever the number of nodes.
+// cacheBytes, and of cacheSmall whatever the number of nodes, and no
+// scratch: a parallel search's worker hands its own to the shard it
+// locks (sharedView.lock), newPassedList gives the sequential list one.
 func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall int, seed maphash.Seed, shard uint64, shardBits uint) *passedList {
-	p := &passedList{dim: dim, hull: hull, seed: seed, sc: newPassedScratch(dim, full)}
-	p.full = p.sc.codec.full
+	p := &passedList{dim: dim, hull: hull, seed: seed, full: storesFull(dim, full)}
 	p.nodes = newNodeStore(dim*dim*4, shard, shardBits)
 	p.keys.layout = segLayout{first: 6, last: 16}
 	p.slots = make([]uint32, 16)

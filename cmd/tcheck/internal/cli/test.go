@@ -157,7 +157,7 @@ load, or a model runtime error).`,
 	fl.StringVar(&sf.maxMemory, "max-memory", "", "stop an exploration above this heap size, e.g. 2GiB")
 	fl.BoolVar(&sf.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
 	fl.StringVar(&sf.subsumption, "subsumption", "alu", "how a stored zone covers a new one: alu (aLU subsumption where sound: E<> and A[] under lu/lu+) or inclusion")
-	fl.BoolVar(&sf.hull, "hull", false, "convex-hull over-approximation, as in verify: A[] satisfied and E<> violated are decided by it, reached goals are re-checked exactly, sup/inf values become bounds (exact where the hull's exceeds 16 times the clock's bound)")
+	fl.BoolVar(&sf.hull, "hull", false, "convex-hull over-approximation, as in verify: A[] satisfied and E<> violated are decided by it, reached goals are re-checked exactly, sup/inf values become bounds (exact where the hull's exceeds 32 times the clock's bound)")
 	fl.StringVar(&sf.symmetry, "symmetry", "on", "symmetry reduction over the models' scalar sets, as in verify: on or off")
 	fl.StringVar(&sf.maxInput, "max-input", "", "refuse model and sweep files larger than this, e.g. 64MiB (default 8MiB)")
 	fl.IntVar(&sf.workers, "workers", 1, "goroutines exploring each zone graph (default: the CPUs left to each of the -j files, 1 with the default -j)")

@@ -23,9 +23,12 @@ type Options struct {
 	// splitting when diagonal constraints occur (the result says which).
 	Extrapolation zone.ExtraKind
 	GlobalBounds  bool // use global instead of per-location clock bounds
-	Limits        zone.Limits
-	NoTrace       bool // skip building traces
-	Progress      func(q []*Query, s zone.Stats)
+	// Limits bound the whole of a Check call: its Timeout counts from the
+	// call's start and covers every exploration and trace of it
+	// (oneDeadline); MaxStates and MaxMemory bound each exploration.
+	Limits   zone.Limits
+	NoTrace  bool // skip building traces
+	Progress func(q []*Query, s zone.Stats)
 	// Now is the clock for time limits (time.Now when nil).
 	Now func() time.Time
 	// FullZones stores zones as matrices (zone.Options.FullZones).
@@ -205,6 +208,7 @@ func (r *Result) Matches() bool {
 // unreachable, as for the agreement model's property (7), this saves the
 // Extra_M+ exploration, the larger of the two.
 func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
+	opts.Limits = oneDeadline(opts.Limits, opts.Now)
 	if opts.Within > 0 {
 		return checkWithin(sys, qs, opts)
 	}
@@ -876,6 +880,26 @@ var ErrOverApproximation = errors.New("unconfirmed")
 // stop (nil: never) ends the building with ErrTraceTime.
 func buildTrace(sys *zone.System, from *State, moves []zone.Move, goal *model.Formula, stop func() bool) (*Trace, error) {
 	return buildTraceTarget(sys, from, moves, goal, nil, stop)
+}
+
+// oneDeadline turns l's Timeout into a Deadline that far from now (or
+// keeps the earlier Deadline), so that it bounds the whole of a Check:
+// every exploration (sup/inf explore again with doubled bounds, deadlock
+// queries apart), every liveness check and every trace. A Timeout per
+// exploration let `tcheck verify --timeout 3s` run for several times
+// that (queries/testdata/limits/timeout-whole-check.yaml).
+func oneDeadline(l zone.Limits, now func() time.Time) zone.Limits {
+	if l.Timeout <= 0 {
+		return l
+	}
+	if now == nil {
+		now = time.Now
+	}
+	if d := now().Add(l.Timeout); l.Deadline.IsZero() || d.Before(l.Deadline) {
+		l.Deadline = d
+	}
+	l.Timeout = 0
+	return l
 }
 
 // ErrTraceTime is the TraceErr of a verdict whose trace was not built

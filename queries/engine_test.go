@@ -361,3 +361,41 @@ func TestTimeLimitHoldsAmongBroadcastMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutBoundsTheWholeCheck proves that Limits.Timeout bounds a whole
+// Check, not each of its explorations: on
+// testdata/limits/timeout-whole-check.yaml `sup: x0` is infinite and not
+// seen to be, so checkSup doubles x0's bound in up to 19 explorations; with
+// a timeout of 200 ms per exploration the check ran for 0.47-0.58 s (1 s at
+// 300 ms, 2.5 s at 1 s). Now the check ends at the timeout with the
+// verdict unknown, and the query decided before it keeps its verdict.
+// Sequential and parallel searches alike.
+func TestTimeoutBoundsTheWholeCheck(t *testing.T) {
+	const timeout = 200 * time.Millisecond
+	for _, workers := range []int{1, 2} {
+		f, net := loadModel(t, "testdata/limits/timeout-whole-check.yaml", nil)
+		qs, err := FromFile(net, f, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := Options{Workers: workers}
+		opts.Limits.Timeout = timeout
+		start := time.Now()
+		rs := Check(zone.NewSystem(net), qs, opts)
+		if d := time.Since(start); d > timeout*3/2 {
+			t.Errorf("workers %d: the check took %v with a %v timeout", workers, d, timeout)
+		}
+		for _, r := range rs {
+			switch r.Query.Name {
+			case "sup-x0":
+				if r.Verdict != Unknown || r.Reason != zone.LimitTime {
+					t.Errorf("workers %d: sup-x0: got %v (%v), want unknown at the time limit", workers, r.Verdict, r.Reason)
+				}
+			case "no-deadlock":
+				if !r.Matches() {
+					t.Errorf("workers %d: no-deadlock: got %v, want %s", workers, r.Verdict, r.Query.Expect.Raw)
+				}
+			}
+		}
+	}
+}

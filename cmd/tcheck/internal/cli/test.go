@@ -153,7 +153,7 @@ load, or a model runtime error).`,
 	fl.StringVar(&sf.extrapolate, "extrapolation", "lu+", "zone abstraction: lu+, lu, m+, m or none")
 	fl.BoolVar(&sf.globalBounds, "global-bounds", false, "use global instead of per-location clock bounds")
 	fl.Int64Var(&sf.maxStates, "max-states", 0, "a query whose exploration stores more states fails as unknown (0: no limit)")
-	fl.DurationVar(&sf.timeout, "timeout", 0, "a query (a sweep point) taking longer fails as unknown, e.g. 30s (0: no limit)")
+	fl.DurationVar(&sf.timeout, "timeout", 0, "the queries of a model (of a sweep point) still undecided after this long fail as unknown, e.g. 30s (0: no limit)")
 	fl.StringVar(&sf.maxMemory, "max-memory", "", "stop an exploration above this heap size, e.g. 2GiB")
 	fl.BoolVar(&sf.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
 	fl.StringVar(&sf.subsumption, "subsumption", "alu", "how a stored zone covers a new one: alu (aLU subsumption where sound: E<> and A[] under lu/lu+) or inclusion")

@@ -52,7 +52,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.extrapolate, "extrapolation", "lu+", "zone abstraction: lu+, lu, m+, m or none")
 	fl.BoolVar(&f.globalBounds, "global-bounds", false, "use global instead of per-location clock bounds")
 	fl.Int64Var(&f.maxStates, "max-states", 0, "stop with verdict unknown after storing this many states (0: no limit)")
-	fl.DurationVar(&f.timeout, "timeout", 0, "stop with verdict unknown after this long, e.g. 30s, 5m (0: no limit)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "stop checking after this long (all queries with their searches and traces; in a sweep, each point), the undecided ones unknown, e.g. 30s, 5m (0: no limit)")
 	fl.StringVar(&f.maxMemory, "max-memory", "", "stop with verdict unknown above this heap size, e.g. 2GiB, 500MB")
 	fl.StringArrayVar(&f.sets, "set", nil, "override a model parameter: --set name=value (repeatable)")
 	fl.BoolVar(&f.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")

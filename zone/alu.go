@@ -197,9 +197,22 @@ func (p *passedList) aluCovers(z dbm.DBM, sz storedZone, i uint32) bool {
 
 // aluEvicts reports whether sz (the zone of the node at index i) ⊆ aLU(z)
 // (which holds when it is included in z).
+// A minimal stored zone is decoded only when neither its stored
+// constraints nor its clocks' ranges (rangeCache, computed where they are
+// missing and the constraints alone settle nothing) rule eviction out.
 func (p *passedList) aluEvicts(sz storedZone, i uint32, z dbm.DBM) bool {
-	if sz.minimal && minimalNotEvicted(sz.b, sz.width, z.M, z.Dim, p.sc.l, p.sc.u, p.sc.row0) {
-		return false
+	if sz.minimal {
+		row0, col0, ok := p.ranges.slot(i)
+		if !ok {
+			if minimalNotEvicted(sz.b, sz.width, z.M, z.Dim, p.sc.l, p.sc.u, p.sc.row0) {
+				return false
+			}
+			row0, col0 = p.ranges.claim(i)
+			clockRanges(sz.b, sz.width, row0, col0)
+		}
+		if rangesNotEvicted(sz.b, sz.width, z.M, z.Dim, p.sc.l, p.sc.u, row0, col0) {
+			return false
+		}
 	}
 	return aluSubsetEq(p.loadZone(sz, i).M, z.M, z.Dim, p.sc.l, p.sc.u)
 }

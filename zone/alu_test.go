@@ -201,6 +201,21 @@ func TestALUSubsetEqAgainstPoints(t *testing.T) {
 				if !full && minimalNotEvicted(nd.b, nd.width, z.M, tc.dim, l, u, p.sc.row0) && ev {
 					t.Fatalf("minimalNotEvicted wrong for %v, %v", zp, z)
 				}
+				if !full {
+					// the ranges stored with zp, and those computed
+					// where the cache has lost them
+					row0, col0, ok := p.ranges.slot(ni)
+					if !ok {
+						t.Fatalf("no ranges cached for the zone just stored")
+					}
+					if rangesNotEvicted(nd.b, nd.width, z.M, tc.dim, l, u, row0, col0) && ev {
+						t.Fatalf("rangesNotEvicted wrong for %v, %v", zp, z)
+					}
+					p.ranges = newRangeCache(tc.dim, rangeCacheBytes)
+					if p.aluEvicts(nd, ni, z) != ev {
+						t.Fatalf("without cached ranges: aluEvicts(stored %v, %v) = %v, want %v", zp, z, !ev, ev)
+					}
+				}
 			}
 		}
 		if yes == 0 || no == 0 || notIncl == 0 {
@@ -220,5 +235,45 @@ func TestSubsumptionNames(t *testing.T) {
 	}
 	if _, err := ParseSubsumption("lu"); err == nil {
 		t.Fatal("parsed an unknown name")
+	}
+}
+
+// TestClockRangesOfMinimalZones checks clockRanges, the shortest paths of
+// a minimal constraint set from and to the reference clock, against row 0
+// and column 0 of the closed zone it was made from, on random zones of 2
+// to 12 clocks (larger ones take Bellman-Ford several rounds), and that
+// the range cache is filled with them when a zone is stored under aLU.
+func TestClockRangesOfMinimalZones(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 21))
+	rounds := 0
+	for dim := 3; dim <= 13; dim++ {
+		for range 200 {
+			z := smallZone(rng, dim, 6)
+			l, u := randomLU(rng, dim, 6)
+			p := newPassedList(dim, false, false)
+			p.useALU(l, u)
+			id, _ := p.insert([]byte("k"), z, noNode, -1)
+			nd, ni := p.zoneOf(id)
+			if !nd.minimal {
+				t.Fatalf("dim %d: the zone was stored whole, not minimal", dim)
+			}
+			row0, col0 := make([]dbm.Bound, dim), make([]dbm.Bound, dim)
+			clockRanges(nd.b, nd.width, row0, col0)
+			cached0, cachedCol, ok := p.ranges.slot(ni)
+			for x := range dim {
+				if row0[x] != z.At(0, x) || col0[x] != z.At(x, 0) {
+					t.Fatalf("dim %d, zone %v: clock %d: ranges (%v, %v), closed zone (%v, %v)", dim, z, x, row0[x], col0[x], z.At(0, x), z.At(x, 0))
+				}
+				if !ok || cached0[x] != row0[x] || cachedCol[x] != col0[x] {
+					t.Fatalf("dim %d, zone %v: the cached ranges differ (present %v)", dim, z, ok)
+				}
+			}
+			if len(nd.b) > 2*(2+int(nd.width)) {
+				rounds++
+			}
+		}
+	}
+	if rounds == 0 {
+		t.Fatal("weak sample: no zone had more than two minimal constraints")
 	}
 }

@@ -25,24 +25,27 @@ type passedList struct {
 	cover  int64 // successors dropped as included plus stored nodes evicted
 	_      [40]byte
 
-	dim int
-	// hull keeps one zone per discrete part, the convex hull of all zones
-	// reached with it (see insertHull).
-	hull  bool
+	dim   int
 	nodes *nodeStore
 	graph *nodeGraph // the graph nodeIDs are resolved in (parents)
 	seed  maphash.Seed
 	keys  segArray[keyRec] // in segments: no copy as it grows
 	nkeys int
 	slots []uint32 // 1 + index in keys; 0: empty
+	// decoded caches decoded minimal zones (nil: none) for the aLU tests.
+	decoded *decodedCache
+	// ranges caches the clocks' ranges of stored minimal zones for the
+	// aLU eviction test (nil: none).
+	ranges *rangeCache
+	// hull keeps one zone per discrete part, the convex hull of all zones
+	// reached with it (see insertHull).
+	hull bool
 	// full: zones are stored as full matrices, not minimal constraints
 	// (every scratch's codec says the same: storesFull)
 	full bool
 	// alu: subsumption by aLU (see Subsumption) with the bounds of the
 	// scratch (sc.l, sc.u)
 	alu bool
-	// decoded caches decoded minimal zones (nil: none) for the aLU tests.
-	decoded *decodedCache
 	// reclaim: an evicted node's zone bytes go back to the store for the
 	// next zone of the same length. The search sets it where nothing
 	// reads the zone of an evicted node again: workers read the zone they
@@ -53,6 +56,9 @@ type passedList struct {
 	// needs the one part; nodeGraph.reclaimed). The record stays, for the
 	// paths through it.
 	reclaim bool
+	// to a whole number of cache lines in a passedShard
+	// (TestPassedShardLayout)
+	_ [8]byte
 }
 
 // passedScratch is what a passed list's operations write besides the list:
@@ -82,7 +88,7 @@ type keyRec struct {
 }
 
 func newPassedList(dim int, full, hull bool) *passedList {
-	p := newPassedListShard(dim, full, hull, decodedCacheBytes, decodedCacheSmall, maphash.MakeSeed(), 0, 0)
+	p := newPassedListShard(dim, full, hull, decodedCacheBytes, decodedCacheSmall, rangeCacheBytes, maphash.MakeSeed(), 0, 0)
 	p.graph = &nodeGraph{stores: []*nodeStore{p.nodes}}
 	p.sc = newPassedScratch(dim, full)
 	return p
@@ -93,13 +99,14 @@ func newPassedList(dim int, full, hull bool) *passedList {
 // cacheBytes, and of cacheSmall whatever the number of nodes, and no
 // scratch: a parallel search's worker hands its own to the shard it
 // locks (sharedView.lock), newPassedList gives the sequential list one.
-func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall int, seed maphash.Seed, shard uint64, shardBits uint) *passedList {
+func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall, rangeBytes int, seed maphash.Seed, shard uint64, shardBits uint) *passedList {
 	p := &passedList{dim: dim, hull: hull, seed: seed, full: storesFull(dim, full)}
 	p.nodes = newNodeStore(dim*dim*4, shard, shardBits)
 	p.keys.layout = segLayout{first: 6, last: 16}
 	p.slots = make([]uint32, 16)
 	if !p.full {
 		p.decoded = newDecodedCache(dim, cacheBytes, cacheSmall)
+		p.ranges = newRangeCache(dim, rangeBytes)
 	}
 	return p
 }
@@ -368,6 +375,9 @@ func (p *passedList) add(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, ha
 		f |= minimalFlag
 	}
 	atomic.StoreUint32(&r.flags, f)
+	if minimal && p.alu {
+		p.ranges.put(uint32(i), z)
+	}
 	kr.head = uint32(i + 1)
 	p.stored++
 	return s.id(i)

@@ -494,6 +494,9 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 				for _, r := range results {
 					queries.WriteResult(stdout, m.net, r, trace, stats)
 				}
+				if hint := queries.OrderHint(results, opts.Order); hint != "" {
+					fmt.Fprintln(stderr, hint)
+				}
 			}
 			if code == ExitInterrupted {
 				done := 0

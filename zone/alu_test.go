@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
 )
 
 // smallZone returns a random closed non-empty zone with constants in
@@ -275,5 +276,55 @@ func TestClockRangesOfMinimalZones(t *testing.T) {
 	}
 	if rounds == 0 {
 		t.Fatal("weak sample: no zone had more than two minimal constraints")
+	}
+}
+
+// TestALUEvictionTriedWhilePaying checks the schedule of tryALUEviction:
+// every test during the warm-up, then one in aluSample while fewer than
+// one in aluMinRate evicted, and every test again once the rate is back.
+func TestALUEvictionTriedWhilePaying(t *testing.T) {
+	p := newPassedList(3, false, false)
+	tried := func(n int) (k int) {
+		for range n {
+			if p.tryALUEviction() {
+				k++
+			}
+		}
+		return k
+	}
+	if k := tried(aluWarmup - 1); k != aluWarmup-1 {
+		t.Fatalf("warm-up: %d of %d tried", k, aluWarmup-1)
+	}
+	if k := tried(16 * aluSample); k != 16 {
+		t.Fatalf("no eviction after the warm-up: %d of %d tried, want 16", k, 16*aluSample)
+	}
+	// evictions at the minimal rate: every test again
+	p.aluHits = p.aluTries / aluMinRate
+	if p.aluHits*aluMinRate < p.aluTries {
+		p.aluHits++
+	}
+	if k := tried(1); k != 1 {
+		t.Fatalf("at the minimal rate the test was skipped")
+	}
+}
+
+// TestALUEvictionSamplingKeepsStates runs FDDI N = 9 under breadth first,
+// where aLU tests evict almost nothing and the list soon tests only one
+// zone in aluSample, and checks that the discrete states stored and the
+// states explored are those of inclusion (the skipped tests change only
+// which zones stay stored).
+func TestALUEvictionSamplingKeepsStates(t *testing.T) {
+	_, net, err := model.Load("../testdata/fddi.yaml", map[string]int64{"N": 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := NewSystem(net)
+	visit := func(*Visit) bool { return false }
+	opts := Options{Extrapolation: Extrapolation{Local: true}}
+	inc := Search(sys, opts, visit)
+	opts.Subsumption = ALU
+	alu := Search(sys, opts, visit)
+	if inc.Reason != Completed || alu.Reason != Completed || inc.Discrete != alu.Discrete || inc.Explored != alu.Explored {
+		t.Fatalf("inclusion: %v, %d discrete, %d explored; aLU: %v, %d discrete, %d explored", inc.Reason, inc.Discrete, inc.Explored, alu.Reason, alu.Discrete, alu.Explored)
 	}
 }

@@ -23,7 +23,10 @@ type passedList struct {
 	sc     *passedScratch
 	stored int64
 	cover  int64 // successors dropped as included plus stored nodes evicted
-	_      [40]byte
+	// aluTries counts the eviction tests under aLU, aluHits the aLU
+	// evictions that inclusion would not have made (tryALUEviction)
+	aluTries, aluHits int64
+	_                 [24]byte
 
 	dim   int
 	nodes *nodeStore
@@ -297,7 +300,7 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 		r := s.recs.at(uint64(i - 1))
 		next := r.next
 		sz := s.zoneOf(r)
-		if p.alu && p.aluEvicts(sz, i-1, z) || !p.alu && p.within(sz, z, &haveCons) {
+		if p.evicts(sz, i-1, z, &haveCons) {
 			if s.ranked && atomic.LoadUint32(&r.flags)&expandedFlag != 0 {
 				// a mistake: the evicted zone was expanded, and its
 				// successors may be waiting; the new zone ranks above
@@ -327,6 +330,23 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 		*s.ranks.at(uint64(n >> s.shardBits)) = uint8(rank)
 	}
 	return n, true
+}
+
+// evicts reports whether the stored zone sz (of record i) is covered by z:
+// under aLU by aLU subsumption while its tests pay (tryALUEviction),
+// else by inclusion. An aLU eviction is tested for inclusion too, to
+// count those that inclusion would not have made; evictions are few.
+func (p *passedList) evicts(sz storedZone, i uint32, z dbm.DBM, haveCons *bool) bool {
+	if !p.alu || !p.tryALUEviction() {
+		return p.within(sz, z, haveCons)
+	}
+	if !p.aluEvicts(sz, i, z) {
+		return false
+	}
+	if !p.within(sz, z, haveCons) {
+		p.aluHits++
+	}
+	return true
 }
 
 // within reports whether the stored zone sz ⊆ z. A minimal stored zone is

@@ -3,6 +3,7 @@ package simulate
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
@@ -63,6 +64,12 @@ type Options struct {
 	// Until, when not nil, stops the hunt at the first state where it
 	// holds.
 	Until *model.Formula
+	// Deadline, when not zero, stops the hunt before the first run that
+	// would start at or after it (Result.TimedOut): a hunt that has a
+	// time budget rather than a number of runs. Runs are checked whole,
+	// each bounded by Steps; Now is the clock (time.Now when nil).
+	Deadline time.Time
+	Now      func() time.Time
 }
 
 // Validate checks the options.
@@ -141,6 +148,9 @@ func (m *Monitor) Matches() bool {
 type Result struct {
 	Runs  int   // runs tried (started)
 	Steps int64 // transitions taken over all runs
+	// TimedOut: Options.Deadline stopped the hunt before Options.Runs
+	// runs.
+	TimedOut bool
 	// Monitors holds one entry per monitored query, in order.
 	Monitors []*Monitor
 	// Until is the run that reached the --until formula (nil if none).
@@ -189,8 +199,16 @@ func Run(net *model.Network, o Options) (*Result, error) {
 		until = newMonitor(nil, o.Until)
 	}
 	r := newRunner(net, &o)
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
 	maxLen := 0
 	for i := 0; i < o.Runs; i++ {
+		if !o.Deadline.IsZero() && !now().Before(o.Deadline) {
+			res.TimedOut = true
+			break
+		}
 		run := o.FirstRun + i
 		res.Runs++
 		// PCT draws its change points among the steps of a run: --steps

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tcheck/tcheck/agreement"
 	"github.com/tcheck/tcheck/model"
@@ -291,5 +292,36 @@ func TestStopwatchModelsAreRefused(t *testing.T) {
 	net, _ := load(t, "../queries/testdata/semantics/stopwatch-scheduler.yaml", nil)
 	if _, err := Run(net, Options{Seed: 1, Runs: 1, Steps: 10, Strategy: Random, PCTDepth: 1}); !errors.Is(err, ErrStopwatches) {
 		t.Fatalf("error %v, want ErrStopwatches", err)
+	}
+}
+
+// TestDeadlineStopsTheHunt: with a deadline, the hunt starts no run at or
+// after it (a clock that advances one second per reading, so that three
+// runs start before a deadline three seconds on), says so, and the runs it
+// made are those of a hunt of that many runs (the same seed, the same
+// transitions).
+func TestDeadlineStopsTheHunt(t *testing.T) {
+	net, _ := load(t, "agreement-m1", nil)
+	t0 := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	readings := 0
+	clock := func() time.Time {
+		readings++
+		return t0.Add(time.Duration(readings-1) * time.Second)
+	}
+	o := Options{Seed: 7, Runs: 1000, Steps: 200, Strategy: Random, PCTDepth: 1, Deadline: t0.Add(3 * time.Second), Now: clock}
+	timed, err := Run(net, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !timed.TimedOut || timed.Runs != 3 {
+		t.Fatalf("with the deadline: %d runs, timed out %v; want 3 runs, timed out", timed.Runs, timed.TimedOut)
+	}
+	o.Runs, o.Deadline, o.Now = 3, time.Time{}, nil
+	whole, err := Run(net, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.TimedOut || whole.Runs != 3 || whole.Steps != timed.Steps {
+		t.Fatalf("three runs: %d runs, %d transitions, timed out %v; with the deadline %d transitions", whole.Runs, whole.Steps, whole.TimedOut, timed.Steps)
 	}
 }

@@ -35,6 +35,7 @@ type simFlags struct {
 	stats     bool
 	maxInput  string
 	traceFmt  string
+	timeout   time.Duration
 }
 
 func newSimulateCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -70,6 +71,7 @@ expectation missed), 2 a usage or model error (a run that hits a model error).`,
 	fl.StringVar(&f.shard, "shard", "", "run shard i of n (i/n, 1 ≤ i ≤ n): runs (i-1)·runs .. i·runs-1 of the seed")
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON document, with traces that tcheck replay reads")
 	fl.BoolVar(&f.stats, "stats", false, "print the wall time and transitions per second on stderr")
+	fl.DurationVar(&f.timeout, "timeout", 0, "start no run after this long, e.g. 10m (0: no limit): a time budget for --runs (each run is whole and the same for its seed)")
 	fl.StringVar(&f.maxInput, "max-input", "", "refuse model files larger than this, e.g. 64MiB (default 8MiB)")
 	fl.StringVar(&f.traceFmt, "trace-format", "", "print the runs: text (the default), json (as --json), svg or html (a message sequence chart of every reported run, as the only output)")
 	cmd.AddCommand(newSimulateMergeCmd(stdout, stderr))
@@ -112,6 +114,9 @@ func runSimulate(stdout, stderr io.Writer, arg string, f *simFlags) error {
 	}
 	if err := opts.Validate(); err != nil {
 		return usageErr(err)
+	}
+	if f.timeout < 0 {
+		return usageErr(fmt.Errorf("--timeout: %v is negative (0 means no limit)", f.timeout))
 	}
 	sf := searchFlags{sets: f.sets, maxInput: f.maxInput, order: "bfs", extrapolate: "lu+"}
 	if _, err := sf.options(); err != nil {
@@ -160,6 +165,9 @@ func runSimulate(stdout, stderr io.Writer, arg string, f *simFlags) error {
 		opts.Until = u
 	}
 	start := time.Now()
+	if f.timeout > 0 {
+		opts.Deadline = start.Add(f.timeout)
+	}
 	res, err := simulate.Run(m.net, opts)
 	if err != nil {
 		return usageErr(err)
@@ -304,7 +312,15 @@ func writeSimText(w io.Writer, m *loadedModel, f *simFlags, o simulate.Options, 
 	if res.ReplayErr != nil {
 		fmt.Fprintf(w, "error: %v\n", res.ReplayErr)
 	}
-	fmt.Fprintf(w, "tried %d runs, %d transitions\n", res.Runs, res.Steps)
+	fmt.Fprintf(w, "tried %d runs, %d transitions%s\n", res.Runs, res.Steps, timedOut(res, f))
+}
+
+// timedOut is what the summary says of a hunt that --timeout stopped.
+func timedOut(res *simulate.Result, f *simFlags) string {
+	if !res.TimedOut {
+		return ""
+	}
+	return fmt.Sprintf(" (stopped by --timeout %v)", f.timeout)
 }
 
 // simDocument gathers the runs a hunt reports as charts: one section per
@@ -360,7 +376,7 @@ func simDocument(m *loadedModel, f *simFlags, o simulate.Options, res *simulate.
 		}
 		d.Sections = append(d.Sections, s)
 	}
-	last := msc.Section{Title: sim, Notes: []string{fmt.Sprintf("tried %d runs, %d transitions", res.Runs, res.Steps)}}
+	last := msc.Section{Title: sim, Notes: []string{fmt.Sprintf("tried %d runs, %d transitions%s", res.Runs, res.Steps, timedOut(res, f))}}
 	if res.ReplayErr != nil {
 		last.Notes = append(last.Notes, "error: "+res.ReplayErr.Error())
 	}
@@ -418,6 +434,7 @@ type simJSONDoc struct {
 	Model       simJSONModel    `json:"model"`
 	Simulation  simJSONOptions  `json:"simulation"`
 	RunsTried   int             `json:"runs_tried"`
+	TimedOut    bool            `json:"timed_out,omitempty"`
 	StepsTried  int64           `json:"transitions_tried"`
 	Results     []simJSONResult `json:"results"`
 	Until       *simJSONUntil   `json:"until,omitempty"`
@@ -428,7 +445,7 @@ type simJSONDoc struct {
 
 func writeSimJSON(w io.Writer, arg string, m *loadedModel, f *simFlags, o simulate.Options, res *simulate.Result, skipped []*queries.Query, code int) error {
 	net := m.net
-	doc := simJSONDoc{Tool: "tcheck", Version: Version, ExitCode: code, RunsTried: res.Runs, StepsTried: res.Steps, Results: []simJSONResult{}}
+	doc := simJSONDoc{Tool: "tcheck", Version: Version, ExitCode: code, RunsTried: res.Runs, TimedOut: res.TimedOut, StepsTried: res.Steps, Results: []simJSONResult{}}
 	doc.Model = simJSONModel{jsonModel: jsonModel{Name: net.Name, File: m.file.Path}, Source: arg}
 	for _, p := range net.Params {
 		doc.Model.Parameters = append(doc.Model.Parameters, jsonParam{p.Name, p.Value})

@@ -38,6 +38,9 @@ func TestSimulateExitCodes(t *testing.T) {
 		{"bad until", []string{fischerPath, "--until", "P(1).nowhere"}, 2, "--until"},
 		{"no such query", []string{fischerPath, "-q", "mutx"}, 2, "did you mean mutex"},
 		{"no model", []string{"nosuch.yaml"}, 2, "nosuch.yaml"},
+		{"time budget", []string{fischerPath, "-q", "mutex", "--runs", "1000000000", "--timeout", "300ms"}, 0, "(stopped by --timeout 300ms)"},
+		{"time budget unused", []string{fischerPath, "-q", "mutex", "--runs", "3", "--timeout", "1h"}, 0, "tried 3 runs, 3000 transitions\n"},
+		{"negative timeout", []string{fischerPath, "--timeout", "-1s"}, 2, "--timeout: -1s is negative"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := run(append([]string{"simulate"}, tc.args...)...)

@@ -111,6 +111,7 @@ func mergeSimDocs(docs []simJSONDoc, names []string) (simJSONDoc, error) {
 			}
 		}
 		m.RunsTried += d.RunsTried
+		m.TimedOut = m.TimedOut || d.TimedOut
 		m.StepsTried += d.StepsTried
 		m.Simulation.FirstRun = min(m.Simulation.FirstRun, d.Simulation.FirstRun)
 		m.Simulation.Runs += d.Simulation.Runs
@@ -188,7 +189,13 @@ func writeSimMergeText(w io.Writer, m simJSONDoc, shards int) {
 	if m.ReplayError != "" {
 		fmt.Fprintf(w, "error: %s\n", m.ReplayError)
 	}
-	fmt.Fprintf(w, "tried %d runs, %d transitions\n", m.RunsTried, m.StepsTried)
+	stopped := ""
+	if m.TimedOut {
+		// the runs a shard did not start are a gap: the merged hunt is
+		// not that of the shards' runs together
+		stopped = " (a shard stopped by --timeout before its last run)"
+	}
+	fmt.Fprintf(w, "tried %d runs, %d transitions%s\n", m.RunsTried, m.StepsTried, stopped)
 	if m.ExitCode == 1 || m.ExitCode == 2 {
 		fmt.Fprintln(w, "(--json gives the merged document with the traces, for tcheck replay)")
 	}

@@ -173,4 +173,17 @@ func TestSimulateMergeShards(t *testing.T) {
 	if code, _, errOut := run("simulate", "merge", files[0], otherFile); code != 2 || !strings.Contains(errOut, "not shards of one hunt") {
 		t.Fatalf("another seed: exit %d, %s", code, errOut)
 	}
+	// a shard that --timeout stopped leaves a gap in the runs: the merge
+	// says so
+	budget := []string{"simulate", "../../../../testdata/fischer.yaml", "-q", "mutex", "--runs", "1000000000", "--timeout", "100ms", "--json"}
+	var timed []string
+	for i := 1; i <= 2; i++ {
+		_, out, _ := run(append(budget, "--shard", strconv.Itoa(i)+"/2")...)
+		f := filepath.Join(dir, "timed"+strconv.Itoa(i)+".json")
+		os.WriteFile(f, []byte(out), 0o644)
+		timed = append(timed, f)
+	}
+	if code, out, errOut := run(append([]string{"simulate", "merge"}, timed...)...); code != 0 || !strings.Contains(out, "(a shard stopped by --timeout before its last run)") {
+		t.Fatalf("shards stopped by --timeout: exit %d\n%s%s", code, out, errOut)
+	}
 }

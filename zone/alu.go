@@ -196,10 +196,10 @@ func (p *passedList) aluCovers(z dbm.DBM, sz storedZone, i uint32) bool {
 }
 
 // aluEvicts reports whether sz (the zone of the node at index i) ⊆ aLU(z)
-// (which holds when it is included in z).
-// A minimal stored zone is decoded only when neither its stored
-// constraints nor its clocks' ranges (rangeCache, computed where they are
-// missing and the constraints alone settle nothing) rule eviction out.
+// (which holds when it is included in z). A minimal stored zone is
+// decoded only when neither its stored constraints nor its clocks' ranges
+// (rangeCache; computed where they are missing and the constraints alone
+// settle nothing) rule eviction out.
 func (p *passedList) aluEvicts(sz storedZone, i uint32, z dbm.DBM) bool {
 	if sz.minimal {
 		row0, col0, ok := p.ranges.slot(i)
@@ -219,17 +219,17 @@ func (p *passedList) aluEvicts(sz storedZone, i uint32, z dbm.DBM) bool {
 
 // A stored zone is tested for aLU eviction while such tests pay: after
 // aluWarmup of them, a list where fewer than one in aluMinRate evicted a
-// zone that inclusion would not have tests one in aluSample, and the
-// others for inclusion only (so it keeps measuring, and resumes when the
-// rate comes back). Eviction is
-// an economy, never needed for a verdict: a zone not evicted stays
-// stored, covers as before, and is expanded if it still waits. Under
-// breadth first FDDI N = 12 made 7.2 M such tests for 102 evictions, most
-// against zones still waiting (about 180 per discrete part), and aLU
-// took 1.7 times as long as inclusion; CorSSO N = 4 evicts one zone in 41
-// tests, and without those evictions explores 3 times as many states.
-// The counters are the list's (a parallel search's shard's), so a
-// sequential search stays deterministic.
+// zone that inclusion would not have tests one in aluSample with aLU and
+// the others for inclusion only (so it keeps measuring, and resumes when
+// the rate comes back). Eviction is an economy, never needed for a
+// verdict: a zone not evicted stays stored, covers as before, and is
+// expanded if it still waits. Under breadth first FDDI N = 12 made 7.2 M
+// aLU eviction tests for 102 such evictions, most against zones still
+// waiting (about 180 per discrete part), and aLU took 1.7 times as long
+// as inclusion; CorSSO N = 4 evicts one zone in 41 tests that way, and
+// without those evictions explores 3 times as many states. The counters
+// are the list's (a parallel search's shard's), so a sequential search
+// stays deterministic.
 const (
 	aluWarmup  = 10000
 	aluMinRate = 1000

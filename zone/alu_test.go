@@ -246,7 +246,7 @@ func TestSubsumptionNames(t *testing.T) {
 // the range cache is filled with them when a zone is stored under aLU.
 func TestClockRangesOfMinimalZones(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 21))
-	rounds := 0
+	larger := 0
 	for dim := 3; dim <= 13; dim++ {
 		for range 200 {
 			z := smallZone(rng, dim, 6)
@@ -270,11 +270,11 @@ func TestClockRangesOfMinimalZones(t *testing.T) {
 				}
 			}
 			if len(nd.b) > 2*(2+int(nd.width)) {
-				rounds++
+				larger++
 			}
 		}
 	}
-	if rounds == 0 {
+	if larger == 0 {
 		t.Fatal("weak sample: no zone had more than two minimal constraints")
 	}
 }

@@ -176,9 +176,9 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 		opts.Workers = co.Workers
 	}
 	if t := s.Options.Limits.Timeout; t > 0 {
-		// one deadline for every exploration of the point (queries.Check
-		// explores the deadlock queries separately, and sup/inf queries
-		// may explore again)
+		// the point's timeout counts from its start, the model's
+		// compilation included (queries.Check makes it one deadline for
+		// all its explorations and traces either way)
 		opts.Limits.Timeout = 0
 		opts.Limits.Deadline = start.Add(t)
 	}

@@ -29,6 +29,7 @@ func TestOrderHintThresholds(t *testing.T) {
 		{"nothing stored", zone.BFS, []*Result{res("q", 10000, 0)}, "q"},
 		{"depth first", zone.DFS, []*Result{res("q", 320068, 989)}, ""},
 		{"ranked", zone.Ranked, []*Result{res("q", 320068, 989)}, ""},
+		{"topological", zone.Topological, []*Result{res("q", 320068, 989)}, ""},
 		{"the worst of two", zone.BFS, []*Result{res("a", 40000, 10000), res("b", 40000, 100)}, "b"},
 		{"a formula", zone.BFS, []*Result{res("", 320068, 989)}, "A[] p"},
 	} {

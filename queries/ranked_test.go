@@ -13,7 +13,8 @@ import (
 // TestSearchOrdersKeepVerdicts checks the Ranked search order (Herbreteau
 // and Tran, FORMATS 2015; zone.Ranked) and the Progress order (by the
 // model's progress measure, the sweep-line method's order; zone.Progress)
-// against breadth-first search on every model under testdata/ with
+// and the Topological order (ranks, then the automata's topological
+// numbers; zone.Topological) against breadth-first search on every model under testdata/ with
 // queries and on the agreement models' cheapest row (both declare a
 // progress measure), with one worker and with three: the verdicts, the
 // sup/inf values and the discrete states stored are the same (the order
@@ -44,7 +45,7 @@ func TestSearchOrdersKeepVerdicts(t *testing.T) {
 					}
 				}
 			}
-			for _, opts := range []Options{{Order: zone.Ranked, Workers: 1}, {Order: zone.Ranked, Workers: 3}, {Order: zone.Progress, Workers: 1}, {Order: zone.Progress, Workers: 3}} {
+			for _, opts := range []Options{{Order: zone.Ranked, Workers: 1}, {Order: zone.Ranked, Workers: 3}, {Order: zone.Progress, Workers: 1}, {Order: zone.Progress, Workers: 3}, {Order: zone.Topological, Workers: 1}, {Order: zone.Topological, Workers: 3}} {
 				name := "workers=" + strconv.Itoa(opts.Workers)
 				sameAnswers(t, name, opts.Order.String(), "bfs", checkAll(t, net, qs, opts), base)
 			}

@@ -406,8 +406,8 @@ const (
 
 // OrderHint returns a note for the user when a breadth-first search
 // (order) explored at least orderHintRatio times the states it stored
-// for one of results, and "" otherwise: --order ranked (Herbreteau and
-// Tran, FORMATS 2015) or dfs may explore far fewer, with the same
+// for one of results, and "" otherwise: --order topological or ranked
+// (Herbreteau and Tran, FORMATS 2015) or dfs may explore far fewer, with the same
 // verdicts (docs/queries.md, "Search order").
 func OrderHint(results []*Result, order zone.Order) string {
 	if order != zone.BFS {
@@ -428,6 +428,6 @@ func OrderHint(results []*Result, order zone.Order) string {
 	if name == "" {
 		name = worst.Query.Src
 	}
-	return fmt.Sprintf("hint: %s: breadth first explored %d states for %d stored (zones found later replaced expanded ones); --order ranked or --order dfs may explore far fewer, with the same verdicts (docs/queries.md, \"Search order\")",
+	return fmt.Sprintf("hint: %s: breadth first explored %d states for %d stored (zones found later replaced expanded ones); --order topological, ranked or dfs may explore far fewer, with the same verdicts (docs/queries.md, \"Search order\")",
 		name, worst.Stats.Explored, worst.Stats.Stored)
 }

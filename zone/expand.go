@@ -118,6 +118,9 @@ type expander struct {
 	outKeys  []int32
 	progress model.IntExpr
 	penv     *model.Env
+	// topo holds each process's location numbers under the Topological
+	// order (locationRanks; nil otherwise), the measure of that order.
+	topo [][]int32
 
 	// explored and transitions are read by the parallel driver's progress
 	// reports while the worker runs.
@@ -181,6 +184,9 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 	if opts.Order == Progress && sys.Net.Progress != nil {
 		e.progress, e.penv = sys.Net.Progress, sys.Net.NewEnv()
 	}
+	if opts.Order == Topological {
+		e.topo = locationRanks(sys.Net)
+	}
 	return e
 }
 
@@ -190,10 +196,15 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.DBM) bool {
 	before := len(e.out)
 	limit := e.storeState(parent, moveIdx, l, vv, work)
-	if e.progress != nil && len(e.out) > before {
+	if (e.progress != nil || e.topo != nil) && len(e.out) > before {
 		k := e.progressOf(l, vv)
-		for range e.out[before:] {
-			e.outKeys = append(e.outKeys, k)
+		for _, n := range e.out[before:] {
+			key := k
+			if e.topo != nil {
+				// the highest rank first, then the lowest sum
+				key = topoKey(k, e.graph.rank(n))
+			}
+			e.outKeys = append(e.outKeys, key)
 		}
 	}
 	return limit
@@ -205,6 +216,13 @@ func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.D
 // is sound). A runtime error of the measure is the search's error
 // (e.err); the state then gets progress 0.
 func (e *expander) progressOf(l, vv []int32) int32 {
+	if e.topo != nil {
+		k := int32(0)
+		for p, loc := range l {
+			k += e.topo[p][loc]
+		}
+		return min(k, maxTopoSum)
+	}
 	e.penv.Locs, e.penv.Vars = l, vv
 	k := e.progress(e.penv)
 	if err := e.penv.Err; err != nil {

@@ -1,5 +1,7 @@
 package zone
 
+import "github.com/tcheck/tcheck/model"
+
 // SearchParallelForTest runs the parallel driver even with one worker, to
 // measure its machinery against the sequential Search.
 func SearchParallelForTest(sys *System, opts Options, newVisitor func() Visitor) Result {
@@ -73,3 +75,6 @@ func ProgressQueueOrderForTest(pushes [][2]int, batch int) []int {
 	}
 	return out
 }
+
+// LocationRanksForTest is locationRanks.
+func LocationRanksForTest(net *model.Network) [][]int32 { return locationRanks(net) }

@@ -54,6 +54,21 @@ func TestProgressOrderAvoidsTheMistake(t *testing.T) {
 	})
 }
 
+// TestTopologicalOrderAvoidsTheMistake explores zone/testdata/search-
+// order-mistake.yaml under the Topological order, which needs no declared
+// measure: P's locations are numbered init 0, m 1, L 2, done 3 (the edge
+// m -> L puts L after m although init -> L comes first), so m is expanded
+// before the first state at L, as under the model's own measure, and no
+// state is explored in vain (a waiting strategy in the sense of
+// Herbreteau and Tran, FORMATS 2015).
+func TestTopologicalOrderAvoidsTheMistake(t *testing.T) {
+	exploreTheMistake(t, []mistakeCase{
+		{"bfs", zone.Options{Order: zone.BFS}, 35, 24},
+		{"topological", zone.Options{Order: zone.Topological}, 24, 24},
+		{"topological, 2 workers", zone.Options{Order: zone.Topological, Workers: 2}, -1, 24},
+	})
+}
+
 // TestProgressQueueTakesTheLowestFirst: FIFO within a progress value,
 // the lowest value first (also one pushed after others were taken, and a
 // negative one), batches from one value only.

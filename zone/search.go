@@ -206,7 +206,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	sub, _ := ResolveSubsumption(sys, opts)
 	passed := newPassedList(sys.Dim, opts.FullZones, opts.Hull)
 	passed.graph.unpruned = opts.Hull
-	passed.nodes.ranked = opts.Order == Ranked
+	passed.nodes.ranked = opts.Order.ranked()
 	wait := &waitingList{order: opts.Order, graph: passed.graph}
 	mem := newMemSampler()
 	e := newExpander(sys, passed.graph, opts, sub == ALU, passed, visit)
@@ -355,6 +355,9 @@ func describeSearch(sys *System, opts Options) string {
 		d += ", no symmetry reduction (stopwatches)"
 	case opts.Symmetry:
 		d += describeSymmetry(sys, opts)
+	}
+	if opts.Order == Topological {
+		d += ", topological order"
 	}
 	if opts.Order == Progress {
 		if sys.Net.Progress == nil {

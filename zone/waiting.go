@@ -30,7 +30,20 @@ const (
 	// larger one often arrives first here. Traces need not be shortest.
 	// Without a measure it is BFS.
 	Progress
+	// Topological combines the two remedies of Herbreteau and Tran
+	// (FORMATS 2015): the ranks of the Ranked order first, the highest
+	// first, and among equal ranks the states of the lowest sum of their
+	// processes' location numbers in a topological order of each
+	// automaton (locationRanks, a waiting strategy), breadth first
+	// among equal sums. It is the Progress order with a measure computed
+	// from the automata, so it needs no declaration; traces need not be
+	// shortest.
+	Topological
 )
+
+// ranked reports whether the order reads the ranks of the Ranked order,
+// which the node store then keeps.
+func (o Order) ranked() bool { return o == Ranked || o == Topological }
 
 func (o Order) String() string {
 	switch o {
@@ -40,18 +53,20 @@ func (o Order) String() string {
 		return "ranked"
 	case Progress:
 		return "progress"
+	case Topological:
+		return "topological"
 	}
 	return "bfs"
 }
 
 // ParseOrder parses an order as printed by String.
 func ParseOrder(s string) (Order, error) {
-	for _, o := range []Order{BFS, DFS, Ranked, Progress} {
+	for _, o := range []Order{BFS, DFS, Ranked, Progress, Topological} {
 		if o.String() == s {
 			return o, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown search order %q (want bfs, dfs, ranked or progress)", s)
+	return 0, fmt.Errorf("unknown search order %q (want bfs, dfs, ranked, progress or topological)", s)
 }
 
 // maxRank is the highest rank: ranks saturate there (a state of that
@@ -119,7 +134,7 @@ func (w *waitingList) push(n nodeID, key int32) {
 	switch w.order {
 	case Ranked:
 		w.ranked.push(n, w.graph.rank(n))
-	case Progress:
+	case Progress, Topological:
 		w.progress.push(n, key)
 	default:
 		w.items = append(w.items, n)
@@ -133,7 +148,7 @@ func (w *waitingList) pop() (nodeID, bool) {
 		switch w.order {
 		case Ranked:
 			n, ok = w.ranked.take()
-		case Progress:
+		case Progress, Topological:
 			n, ok = w.progress.take()
 		default:
 			n, ok = w.take(w.order)

@@ -352,7 +352,7 @@ func (p *fileParser) options(n *yaml.Node, o *Options) error {
 		case "order":
 			order, err := zone.ParseOrder(sv)
 			if err != nil {
-				return p.errf(v, "order: want bfs, dfs, ranked or progress, not %q", sv)
+				return p.errf(v, "order: want bfs, dfs, ranked, progress or topological, not %q", sv)
 			}
 			o.Order = order
 		case "extrapolation":

@@ -13,7 +13,7 @@ import (
 // fixed set of values to those values.
 func addCompletions(root *cobra.Command) {
 	fixed := map[string][]string{
-		"order":         {"bfs", "dfs", "ranked", "progress"},
+		"order":         {"bfs", "dfs", "ranked", "progress", "topological"},
 		"extrapolation": {"lu+", "lu", "m+", "m", "none"},
 		"format":        {"table", "csv", "json", "jsonl"},
 		"strategy":      {"random", "pct"},

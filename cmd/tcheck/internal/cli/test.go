@@ -149,7 +149,7 @@ load, or a model runtime error).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&sf.order, "order", "bfs", "search order: bfs, dfs, ranked or progress")
+	fl.StringVar(&sf.order, "order", "bfs", "search order: bfs, dfs, ranked, progress or topological")
 	fl.StringVar(&sf.extrapolate, "extrapolation", "lu+", "zone abstraction: lu+, lu, m+, m or none")
 	fl.BoolVar(&sf.globalBounds, "global-bounds", false, "use global instead of per-location clock bounds")
 	fl.Int64Var(&sf.maxStates, "max-states", 0, "a query whose exploration stores more states fails as unknown (0: no limit)")

@@ -48,7 +48,7 @@ type searchFlags struct {
 func (f *searchFlags) register(cmd *cobra.Command) {
 	f.cmd = cmd
 	fl := cmd.Flags()
-	fl.StringVar(&f.order, "order", "bfs", "search order: bfs (shortest traces), dfs, or ranked (bfs that explores first the successors of a zone that evicted smaller ones, FORMATS 2015: fewer states explored where bfs stores small zones first; traces need not be shortest), or progress (bfs by increasing value of the model's progress measure, its progress: expression, the sweep-line method's order: fewer states explored where a longer path brings a larger zone; traces need not be shortest)")
+	fl.StringVar(&f.order, "order", "bfs", "search order: bfs (shortest traces), dfs, or ranked (bfs that explores first the successors of a zone that evicted smaller ones, FORMATS 2015: fewer states explored where bfs stores small zones first; traces need not be shortest), or progress (bfs by increasing value of the model's progress measure, its progress: expression, the sweep-line method's order: fewer states explored where a longer path brings a larger zone; traces need not be shortest), or topological (ranked, then by increasing sum of the processes' location numbers in a topological order of each automaton, FORMATS 2015's waiting strategy: progress without declaring a measure; traces need not be shortest)")
 	fl.StringVar(&f.extrapolate, "extrapolation", "lu+", "zone abstraction: lu+, lu, m+, m or none")
 	fl.BoolVar(&f.globalBounds, "global-bounds", false, "use global instead of per-location clock bounds")
 	fl.Int64Var(&f.maxStates, "max-states", 0, "stop with verdict unknown after storing this many states (0: no limit)")
@@ -67,7 +67,7 @@ func (f *searchFlags) options() (queries.Options, error) {
 	var o queries.Options
 	order, err := zone.ParseOrder(f.order)
 	if err != nil {
-		return o, fmt.Errorf("--order: want bfs, dfs, ranked or progress, not %q", f.order)
+		return o, fmt.Errorf("--order: want bfs, dfs, ranked, progress or topological, not %q", f.order)
 	}
 	o.Order = order
 	k, err := zone.ParseExtraKind(f.extrapolate)

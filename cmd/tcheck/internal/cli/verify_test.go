@@ -287,8 +287,8 @@ func TestVerifySubsumption(t *testing.T) {
 	}
 }
 
-// TestVerifyHintsAtAnotherOrder checks that verify suggests --order ranked
-// or dfs on stderr where breadth first explored far more than it kept
+// TestVerifyHintsAtAnotherOrder checks that verify suggests --order
+// topological, ranked or dfs on stderr where breadth first explored far more than it kept
 // (FDDI N = 10: 10,219 states explored for 459 stored), and only there:
 // not under another order, and not on Fischer (1.7 times).
 func TestVerifyHintsAtAnotherOrder(t *testing.T) {
@@ -301,6 +301,7 @@ func TestVerifyHintsAtAnotherOrder(t *testing.T) {
 	}{
 		{"fddi bfs", []string{"verify", fddi, "--set", "N=10", "-q", "token-held"}, true},
 		{"fddi ranked", []string{"verify", fddi, "--set", "N=10", "-q", "token-held", "--order", "ranked"}, false},
+		{"fddi topological", []string{"verify", fddi, "--set", "N=10", "-q", "token-held", "--order", "topological"}, false},
 		{"fddi dfs", []string{"verify", fddi, "--set", "N=10", "-q", "token-held", "--order", "dfs"}, false},
 		{"fischer bfs", []string{"verify", fischer, "--set", "N=8"}, false},
 	} {

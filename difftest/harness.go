@@ -78,7 +78,8 @@ var Configs = []Config{
 	// the progress order by the model's measure (BFS where it has none)
 	{Name: "progress", Opts: queries.Options{Order: zone.Progress}},
 	{Name: "workers=2+progress+alu", Opts: queries.Options{Workers: 2, Order: zone.Progress, Subsumption: zone.ALU}},
-	// ranks, then the automata's topological numbers (no declaration)
+	// the progress order by the automata's topological location numbers
+	// (no declaration)
 	{Name: "topological", Opts: queries.Options{Order: zone.Topological}},
 	{Name: "workers=2+topological+alu", Opts: queries.Options{Workers: 2, Order: zone.Topological, Subsumption: zone.ALU}},
 	{Name: "deadlock-constants-first", Opts: queries.Options{DeadlockConstantsFirst: true}},

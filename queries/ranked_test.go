@@ -13,7 +13,7 @@ import (
 // TestSearchOrdersKeepVerdicts checks the Ranked search order (Herbreteau
 // and Tran, FORMATS 2015; zone.Ranked) and the Progress order (by the
 // model's progress measure, the sweep-line method's order; zone.Progress)
-// and the Topological order (ranks, then the automata's topological
+// and the Topological order (by the automata's topological location
 // numbers; zone.Topological) against breadth-first search on every model under testdata/ with
 // queries and on the agreement models' cheapest row (both declare a
 // progress measure), with one worker and with three: the verdicts, the

@@ -198,13 +198,8 @@ func (e *expander) store(parent nodeID, moveIdx int32, l, vv []int32, work dbm.D
 	limit := e.storeState(parent, moveIdx, l, vv, work)
 	if (e.progress != nil || e.topo != nil) && len(e.out) > before {
 		k := e.progressOf(l, vv)
-		for _, n := range e.out[before:] {
-			key := k
-			if e.topo != nil {
-				// the highest rank first, then the lowest sum
-				key = topoKey(k, e.graph.rank(n))
-			}
-			e.outKeys = append(e.outKeys, key)
+		for range e.out[before:] {
+			e.outKeys = append(e.outKeys, k)
 		}
 	}
 	return limit
@@ -221,7 +216,7 @@ func (e *expander) progressOf(l, vv []int32) int32 {
 		for p, loc := range l {
 			k += e.topo[p][loc]
 		}
-		return min(k, maxTopoSum)
+		return k
 	}
 	e.penv.Locs, e.penv.Vars = l, vv
 	k := e.progress(e.penv)

@@ -89,7 +89,7 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 		s.shards[i].p = *newPassedListShard(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n, decodedCacheSmall/n, rangeCacheBytes/n, s.seed, uint64(i), b)
 		s.shards[i].p.graph = s.graph
 		s.graph.stores[i] = s.shards[i].p.nodes
-		s.shards[i].p.nodes.ranked = opts.Order.ranked()
+		s.shards[i].p.nodes.ranked = opts.Order == Ranked
 		// under aLU the bounds are those of the locking worker's
 		// scratch (sharedView.lock)
 		s.shards[i].p.alu = alu

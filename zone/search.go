@@ -206,7 +206,7 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 	sub, _ := ResolveSubsumption(sys, opts)
 	passed := newPassedList(sys.Dim, opts.FullZones, opts.Hull)
 	passed.graph.unpruned = opts.Hull
-	passed.nodes.ranked = opts.Order.ranked()
+	passed.nodes.ranked = opts.Order == Ranked
 	wait := &waitingList{order: opts.Order, graph: passed.graph}
 	mem := newMemSampler()
 	e := newExpander(sys, passed.graph, opts, sub == ALU, passed, visit)

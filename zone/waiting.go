@@ -30,20 +30,14 @@ const (
 	// larger one often arrives first here. Traces need not be shortest.
 	// Without a measure it is BFS.
 	Progress
-	// Topological combines the two remedies of Herbreteau and Tran
-	// (FORMATS 2015): the ranks of the Ranked order first, the highest
-	// first, and among equal ranks the states of the lowest sum of their
+	// Topological is the Progress order by a measure computed from the
+	// automata, so that it needs no declaration: the sum of the
 	// processes' location numbers in a topological order of each
-	// automaton (locationRanks, a waiting strategy), breadth first
-	// among equal sums. It is the Progress order with a measure computed
-	// from the automata, so it needs no declaration; traces need not be
-	// shortest.
+	// automaton (locationRanks; a waiting strategy in the sense of
+	// Herbreteau and Tran, FORMATS 2015), the lowest first, breadth first
+	// among equal sums. Traces need not be shortest.
 	Topological
 )
-
-// ranked reports whether the order reads the ranks of the Ranked order,
-// which the node store then keeps.
-func (o Order) ranked() bool { return o == Ranked || o == Topological }
 
 func (o Order) String() string {
 	switch o {

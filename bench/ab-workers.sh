@@ -3,6 +3,7 @@
 # that a noisy (virtual) machine's drift falls on both alike:
 #
 #   ROUNDS=3 bench/ab-workers.sh /tmp/tcheck-old ./tcheck
+#   ORDER=topological bench/ab-workers.sh ./tcheck   # another --order (default bfs)
 #
 # Each round runs every model with each binary at --workers 1 and 2 and
 # prints one line per run: round, model, binary, workers, wall seconds,
@@ -13,6 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
+ORDER=${ORDER:-bfs}
 [ $# -ge 1 ] || { echo "usage: bench/ab-workers.sh BINARY..." >&2; exit 2; }
 models=(
   "fischer-10|testdata/fischer.yaml|--set N=10 -q mutex"
@@ -29,7 +31,7 @@ for r in $(seq "$ROUNDS"); do
     for b in "$@"; do
       for w in 1 2; do
         i0=$(idle)
-        /usr/bin/time -o "$tmp" -f "%e %U" "$b" verify "$model" $args --no-progress --workers "$w" >/dev/null 2>&1 || true
+        /usr/bin/time -o "$tmp" -f "%e %U" "$b" verify "$model" $args --no-progress --workers "$w" --order "$ORDER" >/dev/null 2>&1 || true
         i1=$(idle)
         read -r wall user <"$tmp"
         printf '%-5s %-22s %-24s %7s %7s %7s %10s\n' "$r" "$name" "$b" "$w" "$wall" "$user" "$((i1 - i0))"

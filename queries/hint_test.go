@@ -3,6 +3,7 @@ package queries
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tcheck/tcheck/zone"
 )
@@ -40,6 +41,35 @@ func TestOrderHintThresholds(t *testing.T) {
 				t.Fatalf("got %q, want no hint", got)
 			case tc.want != "" && !strings.HasPrefix(got, "hint: "+tc.want+": breadth first explored"):
 				t.Fatalf("got %q, want a hint naming %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRunningOrderHint checks the note for an exploration still running:
+// under breadth first only, from OrderHintAfter of running, with
+// OrderHint's thresholds.
+func TestRunningOrderHint(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		order zone.Order
+		s     zone.Stats
+		want  bool
+	}{
+		{"fddi-like", zone.BFS, zone.Stats{Explored: 320068, Stored: 989, Elapsed: OrderHintAfter}, true},
+		{"too early", zone.BFS, zone.Stats{Explored: 320068, Stored: 989, Elapsed: OrderHintAfter - 1}, false},
+		{"fischer-like", zone.BFS, zone.Stats{Explored: 447598, Stored: 260998, Elapsed: time.Hour}, false},
+		{"too small", zone.BFS, zone.Stats{Explored: 9999, Stored: 10, Elapsed: time.Hour}, false},
+		{"topological", zone.Topological, zone.Stats{Explored: 320068, Stored: 989, Elapsed: time.Hour}, false},
+		{"depth first", zone.DFS, zone.Stats{Explored: 320068, Stored: 989, Elapsed: time.Hour}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := RunningOrderHint(tc.order, tc.s)
+			if (got != "") != tc.want {
+				t.Fatalf("got %q, want a hint %v", got, tc.want)
+			}
+			if tc.want && !strings.HasPrefix(got, "hint: breadth first has explored 320068 states and keeps 989 after 5s") {
+				t.Fatalf("got %q", got)
 			}
 		})
 	}

@@ -402,7 +402,31 @@ func clockMap(net *model.Network, clocks []int64, den int64) map[string]string {
 const (
 	orderHintMinExplored = 10000
 	orderHintRatio       = 4
+	// OrderHintAfter is how long an exploration runs before
+	// RunningOrderHint speaks up: a search that ends sooner gets
+	// OrderHint's note at its end, and one that may never end (FDDI N = 20
+	// under breadth first) gets this one while it runs.
+	OrderHintAfter = 5 * time.Second
 )
+
+// wastes reports whether a search that explored explored states and
+// stores stored explored at least orderHintRatio times what it stores,
+// from orderHintMinExplored states explored.
+func wastes(explored, stored int64) bool {
+	return explored >= orderHintMinExplored && explored >= orderHintRatio*max(stored, 1)
+}
+
+// RunningOrderHint is OrderHint for an exploration still running (the
+// statistics of a progress report): a note when it has run at least
+// OrderHintAfter under breadth first (order) and wastes as OrderHint
+// says, and "" otherwise.
+func RunningOrderHint(order zone.Order, s zone.Stats) string {
+	if order != zone.BFS || s.Elapsed < OrderHintAfter || !wastes(s.Explored, s.Stored) {
+		return ""
+	}
+	return fmt.Sprintf("hint: breadth first has explored %d states and keeps %d after %s (zones found later replace expanded ones); --order topological, ranked or dfs may explore far fewer, with the same verdicts (docs/queries.md, \"Search order\")",
+		s.Explored, s.Stored, s.Elapsed.Round(time.Second))
+}
 
 // OrderHint returns a note for the user when a breadth-first search
 // (order) explored at least orderHintRatio times the states it stored
@@ -416,7 +440,7 @@ func OrderHint(results []*Result, order zone.Order) string {
 	var worst *Result
 	for _, r := range results {
 		s := r.Stats
-		if s.Explored >= orderHintMinExplored && s.Explored >= orderHintRatio*max(s.Stored, 1) &&
+		if wastes(s.Explored, s.Stored) &&
 			(worst == nil || s.Explored*max(worst.Stats.Stored, 1) > worst.Stats.Explored*max(s.Stored, 1)) {
 			worst = r
 		}

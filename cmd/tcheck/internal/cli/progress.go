@@ -45,16 +45,35 @@ func newBar(w io.Writer, total int, what, desc string) *progressbar.ProgressBar 
 }
 
 // verifyProgress reports a long exploration of verify: after two seconds,
-// the states explored and stored, the rate, the time and the memory.
+// the states explored and stored, the rate, the time and the memory (when
+// show is set and w is a terminal). When hintOrder is set (breadth first,
+// text output), it also prints queries.RunningOrderHint's note once, on
+// any w: a search that wastes its time so may not end for the user to
+// see OrderHint's note; hinted records that it was printed.
 type verifyProgress struct {
-	w   io.Writer
-	bar *progressbar.ProgressBar
+	w         io.Writer
+	bar       *progressbar.ProgressBar
+	show      bool
+	hintOrder bool
+	hinted    bool
 }
 
-func newVerifyProgress(w io.Writer) *verifyProgress { return &verifyProgress{w: w} }
+func newVerifyProgress(w io.Writer, show, hintOrder bool) *verifyProgress {
+	return &verifyProgress{w: w, show: show, hintOrder: hintOrder}
+}
+
+// active reports whether the progress reports are wanted at all.
+func (p *verifyProgress) active() bool { return p.show || p.hintOrder }
 
 func (p *verifyProgress) update(qs []*queries.Query, s zone.Stats) {
-	if s.Elapsed < 2*time.Second || !isTerminal(p.w) {
+	if p.hintOrder && !p.hinted {
+		if hint := queries.RunningOrderHint(zone.BFS, s); hint != "" {
+			p.clear()
+			fmt.Fprintln(p.w, hint)
+			p.hinted = true
+		}
+	}
+	if !p.show || s.Elapsed < 2*time.Second || !isTerminal(p.w) {
 		return
 	}
 	if p.bar == nil {

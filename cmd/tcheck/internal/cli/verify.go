@@ -414,8 +414,10 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			if opts.Order == zone.Progress && m.net.Progress == nil {
 				return usageErr(fmt.Errorf("--order progress: the model declares no progress measure (its progress: expression, docs/model-format.md)"))
 			}
-			prog := newVerifyProgress(stderr)
-			if !noProgess {
+			// the running hint is for breadth first in text output, like
+			// the hint at the end
+			prog := newVerifyProgress(stderr, !noProgess, opts.Order == zone.BFS && !asJSON && !isPicture(traceFmt))
+			if prog.active() {
 				opts.Progress = prog.update
 			}
 			if cpuProf != "" {
@@ -458,9 +460,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			}()
 			sys := zone.NewSystem(m.net)
 			results := queries.Check(sys, qlist, opts)
-			if !noProgess {
-				prog.clear()
-			}
+			prog.clear()
 			code := verdictCode(results)
 			if interrupted.Load() {
 				code = ExitInterrupted
@@ -494,7 +494,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 				for _, r := range results {
 					queries.WriteResult(stdout, m.net, r, trace, stats)
 				}
-				if hint := queries.OrderHint(results, opts.Order); hint != "" {
+				if hint := queries.OrderHint(results, opts.Order); hint != "" && !prog.hinted {
 					fmt.Fprintln(stderr, hint)
 				}
 			}

@@ -409,10 +409,11 @@ const (
 	OrderHintAfter = 5 * time.Second
 )
 
-// wastes reports whether a search that explored explored states and
+// Wastes reports whether a search that explored explored states and
 // stores stored explored at least orderHintRatio times what it stores,
-// from orderHintMinExplored states explored.
-func wastes(explored, stored int64) bool {
+// from orderHintMinExplored states explored: OrderHint's test, which
+// sweeps apply to their points.
+func Wastes(explored, stored int64) bool {
 	return explored >= orderHintMinExplored && explored >= orderHintRatio*max(stored, 1)
 }
 
@@ -421,7 +422,7 @@ func wastes(explored, stored int64) bool {
 // OrderHintAfter under breadth first (order) and wastes as OrderHint
 // says, and "" otherwise.
 func RunningOrderHint(order zone.Order, s zone.Stats) string {
-	if order != zone.BFS || s.Elapsed < OrderHintAfter || !wastes(s.Explored, s.Stored) {
+	if order != zone.BFS || s.Elapsed < OrderHintAfter || !Wastes(s.Explored, s.Stored) {
 		return ""
 	}
 	return fmt.Sprintf("hint: breadth first has explored %d states and keeps %d after %s (zones found later replace expanded ones); --order topological, ranked or dfs may explore far fewer, with the same verdicts (docs/queries.md, \"Search order\")",
@@ -440,7 +441,7 @@ func OrderHint(results []*Result, order zone.Order) string {
 	var worst *Result
 	for _, r := range results {
 		s := r.Stats
-		if wastes(s.Explored, s.Stored) &&
+		if Wastes(s.Explored, s.Stored) &&
 			(worst == nil || s.Explored*max(worst.Stats.Stored, 1) > worst.Stats.Explored*max(s.Stored, 1)) {
 			worst = r
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tcheck/tcheck/queries"
+	"github.com/tcheck/tcheck/zone"
 )
 
 // Formats lists the output formats.
@@ -305,4 +306,30 @@ func writeCSV(w io.Writer, h Header, points []*PointResult, wo WriteOptions) err
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// OrderHint is queries.OrderHint for a sweep run under order (as its
+// header gives it): a note naming the point and query where breadth first
+// explored the most states for those it stored, when one wastes its work
+// as queries.Wastes says, and "" otherwise.
+func OrderHint(all []*PointResult, order string) string {
+	if order != "" && order != zone.BFS.String() {
+		return ""
+	}
+	var worstPoint *PointResult
+	var worst *QueryResult
+	for _, p := range all {
+		for i := range p.Queries {
+			q := &p.Queries[i]
+			if queries.Wastes(q.Explored, q.Stored) &&
+				(worst == nil || q.Explored*max(worst.Stored, 1) > worst.Explored*max(q.Stored, 1)) {
+				worstPoint, worst = p, q
+			}
+		}
+	}
+	if worst == nil {
+		return ""
+	}
+	return fmt.Sprintf("hint: %s, %s: breadth first explored %d states for %d stored (zones found later replaced expanded ones); --order topological, ranked or dfs (order: in a sweep file) may explore far fewer, with the same verdicts (docs/queries.md, \"Search order\")",
+		worstPoint.Key(), worst.Query, worst.Explored, worst.Stored)
 }

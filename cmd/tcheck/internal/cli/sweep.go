@@ -479,6 +479,9 @@ func (r *sweepRun) output(all []*sweep.PointResult, total int) error {
 	if r.of.format != "table" || r.of.out != "" {
 		fmt.Fprintln(r.stderr, sweep.Summarise(all, total))
 	}
+	if hint := sweep.OrderHint(all, r.header.Sweep.Options.Order); hint != "" {
+		fmt.Fprintln(r.stderr, hint)
+	}
 	return nil
 }
 

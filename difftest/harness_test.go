@@ -36,12 +36,18 @@ func TestModelFile(t *testing.T) {
 // openFindings are the regression models of testdata/difftest that tcheck
 // still gets wrong (the file's comment says how): their test is skipped
 // unless -difftest.strict. Remove an entry once the bug is fixed.
-var openFindings = map[string]bool{}
+var openFindings = map[string]bool{
+	// a witness of several workers under ranked that does not concretise
+	// (docs/difftest.md, finding 8); it depends on the interleaving
+	"sup-long-witness-denominator.yaml": true,
+}
 
 // knownSeeds are seeds of TestDifferential's list that show an open
 // finding (the regression model it was shrunk to): logged, not failed,
 // unless -difftest.strict.
-var knownSeeds = map[uint64]string{}
+var knownSeeds = map[uint64]string{
+	391221: "sup-long-witness-denominator.yaml",
+}
 
 // wrongReference answers like ref but with a planted error: reachability
 // negated, or every sup one more than it is.

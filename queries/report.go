@@ -409,6 +409,18 @@ const (
 	OrderHintAfter = 5 * time.Second
 )
 
+// OrderAdvice ends every order hint (OrderHint, RunningOrderHint and the
+// sweep's): what to try instead.
+const OrderAdvice = "may explore far fewer, with the same verdicts (docs/queries.md, \"Search order\")"
+
+// WastesMore reports whether a search that explored explored states for
+// stored kept wasted more than one that explored explored0 for stored0
+// (the larger ratio of explored to stored), so that a hint names the
+// worst of several.
+func WastesMore(explored, stored, explored0, stored0 int64) bool {
+	return explored*max(stored0, 1) > explored0*max(stored, 1)
+}
+
 // Wastes reports whether a search that explored explored states and
 // stores stored explored at least orderHintRatio times what it stores,
 // from orderHintMinExplored states explored: OrderHint's test, which
@@ -425,8 +437,8 @@ func RunningOrderHint(order zone.Order, s zone.Stats) string {
 	if order != zone.BFS || s.Elapsed < OrderHintAfter || !Wastes(s.Explored, s.Stored) {
 		return ""
 	}
-	return fmt.Sprintf("hint: breadth first has explored %d states and keeps %d after %s (zones found later replace expanded ones); --order topological, ranked or dfs may explore far fewer, with the same verdicts (docs/queries.md, \"Search order\")",
-		s.Explored, s.Stored, s.Elapsed.Round(time.Second))
+	return fmt.Sprintf("hint: breadth first has explored %d states and keeps %d after %s (zones found later replace expanded ones); --order topological, ranked or dfs %s",
+		s.Explored, s.Stored, s.Elapsed.Round(time.Second), OrderAdvice)
 }
 
 // OrderHint returns a note for the user when a breadth-first search
@@ -442,7 +454,7 @@ func OrderHint(results []*Result, order zone.Order) string {
 	for _, r := range results {
 		s := r.Stats
 		if Wastes(s.Explored, s.Stored) &&
-			(worst == nil || s.Explored*max(worst.Stats.Stored, 1) > worst.Stats.Explored*max(s.Stored, 1)) {
+			(worst == nil || WastesMore(s.Explored, s.Stored, worst.Stats.Explored, worst.Stats.Stored)) {
 			worst = r
 		}
 	}
@@ -453,6 +465,6 @@ func OrderHint(results []*Result, order zone.Order) string {
 	if name == "" {
 		name = worst.Query.Src
 	}
-	return fmt.Sprintf("hint: %s: breadth first explored %d states for %d stored (zones found later replaced expanded ones); --order topological, ranked or dfs may explore far fewer, with the same verdicts (docs/queries.md, \"Search order\")",
-		name, worst.Stats.Explored, worst.Stats.Stored)
+	return fmt.Sprintf("hint: %s: breadth first explored %d states for %d stored (zones found later replaced expanded ones); --order topological, ranked or dfs %s",
+		name, worst.Stats.Explored, worst.Stats.Stored, OrderAdvice)
 }

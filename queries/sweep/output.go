@@ -322,7 +322,7 @@ func OrderHint(all []*PointResult, order string) string {
 		for i := range p.Queries {
 			q := &p.Queries[i]
 			if queries.Wastes(q.Explored, q.Stored) &&
-				(worst == nil || q.Explored*max(worst.Stored, 1) > worst.Explored*max(q.Stored, 1)) {
+				(worst == nil || queries.WastesMore(q.Explored, q.Stored, worst.Explored, worst.Stored)) {
 				worstPoint, worst = p, q
 			}
 		}
@@ -330,6 +330,6 @@ func OrderHint(all []*PointResult, order string) string {
 	if worst == nil {
 		return ""
 	}
-	return fmt.Sprintf("hint: %s, %s: breadth first explored %d states for %d stored (zones found later replaced expanded ones); --order topological, ranked or dfs (order: in a sweep file) may explore far fewer, with the same verdicts (docs/queries.md, \"Search order\")",
-		worstPoint.Key(), worst.Query, worst.Explored, worst.Stored)
+	return fmt.Sprintf("hint: %s, %s: breadth first explored %d states for %d stored (zones found later replaced expanded ones); --order topological, ranked or dfs (order: in a sweep file) %s",
+		worstPoint.Key(), worst.Query, worst.Explored, worst.Stored, queries.OrderAdvice)
 }

@@ -36,21 +36,12 @@ func TestModelFile(t *testing.T) {
 // openFindings are the regression models of testdata/difftest that tcheck
 // still gets wrong (the file's comment says how): their test is skipped
 // unless -difftest.strict. Remove an entry once the bug is fixed.
-var openFindings = map[string]bool{
-	// a witness of several workers under ranked that does not concretise
-	// (docs/difftest.md, finding 8); it depends on the interleaving
-	"sup-long-witness-denominator.yaml": true,
-	// a chain of 100 steps that each need time inside one window: the
-	// concrete delays halve the room each step (finding 9)
-	"trace-halving-chain.yaml": true,
-}
+var openFindings = map[string]bool{}
 
 // knownSeeds are seeds of TestDifferential's list that show an open
 // finding (the regression model it was shrunk to): logged, not failed,
 // unless -difftest.strict.
-var knownSeeds = map[uint64]string{
-	391221: "sup-long-witness-denominator.yaml",
-}
+var knownSeeds = map[uint64]string{}
 
 // wrongReference answers like ref but with a planted error: reachability
 // negated, or every sup one more than it is.

@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -32,7 +33,30 @@ import (
 // networks", AIJ 49, 1991, for the non-strict case; strict bounds over the
 // rationals follow the same argument). Each value chosen is the simplest
 // rational of its interval, so the common denominator stays small.
+//
+// Where the step-by-step choice fails (a chain of steps that each need
+// time inside one window halves the room each time), concretiseByTimes
+// solves for all the times at once.
 func concretise(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, stop func() bool) error {
+	err := ErrNotConcretisable
+	if stepByStep {
+		err = concretiseBackward(sys, t, entries, target, stop)
+	}
+	if errors.Is(err, ErrNotConcretisable) {
+		if concretiseByTimes(sys, t, entries, target, nil, stop) == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// stepByStep is false only in tests that check concretiseByTimes alone on
+// every trace.
+var stepByStep = true
+
+// concretiseBackward is concretise's step-by-step choice, backwards from
+// the target.
+func concretiseBackward(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, stop func() bool) error {
 	st := zone.NewStepper(sys)
 	n := len(t.Moves)
 	w, ok := ratPoint(target, nil)

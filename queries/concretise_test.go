@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"errors"
 	"math/big"
 	"testing"
 
@@ -136,5 +137,81 @@ func TestRatPointChainStaysDyadic(t *testing.T) {
 		if den := v.Denom().Int64(); 16%den != 0 {
 			t.Errorf("x%d = %v: denominator %d does not divide 16", x, v, den)
 		}
+	}
+}
+
+// TestConcretiseChainNeedsLookahead checks the trace of a chain of 100
+// steps that each need time (x > 0, then x = 0) inside one window (y < 3):
+// the step-by-step choice of delays halves the room each step and ends on
+// a grid of 1/2^99, past the replay's limit, so the witness used to turn
+// the verdict into an error under every option (docs/difftest.md, finding
+// 9); solving for all the times at once (concretiseByTimes) gives every
+// step the same delay on the grid 1/64 (1/32 is too coarse: 100/32 ≥ 3).
+func TestConcretiseChainNeedsLookahead(t *testing.T) {
+	f, net := loadModel(t, "../testdata/difftest/trace-halving-chain.yaml", nil)
+	qs, err := FromFile(net, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := zone.NewSystem(net)
+	r := Check(sys, qs, Options{})[0]
+	if r.Verdict != Satisfied || r.Trace == nil {
+		t.Fatalf("got %v (%v), want satisfied with a witness", r.Verdict, r.TraceErr)
+	}
+	if r.Trace.Den != 64 || len(r.Trace.Moves) != 102 {
+		t.Errorf("denominator %d over %d moves, want 64 over 102", r.Trace.Den, len(r.Trace.Moves))
+	}
+	// the earliest run: 1/64 before each turn of the loop, none before
+	// the edge to done
+	for i, d := range r.Trace.Delays {
+		want := int64(1)
+		if i == 0 || i == 101 {
+			want = 0
+		}
+		if d != want {
+			t.Errorf("delay %d is %d/64, want %d/64", i, d, want)
+		}
+	}
+	// the step-by-step choice alone fails on it: the solver is what
+	// gives this model its verdict
+	moves := make([]zone.Move, len(r.Trace.Moves)-1)
+	for i := range moves {
+		moves[i] = r.Trace.Moves[i+1]
+	}
+	tr, entries, err := symbolicPath(sys, nil, moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := tr.Zones[len(tr.Zones)-1]
+	if err := concretiseBackward(sys, tr, entries, last, nil); !errors.Is(err, ErrNotConcretisable) {
+		t.Errorf("the step-by-step choice gave %v, want it to fail (else this test no longer covers the solver)", err)
+	}
+}
+
+// TestSolvedTimesConcretiseEveryTrace checks concretiseByTimes alone (the
+// step-by-step choice turned off) on every model under testdata/ without
+// stopwatches: the verdicts and values are those of the default, every
+// trace the default gives exists too, and it replays (Check turns a trace
+// that does not into an error).
+func TestSolvedTimesConcretiseEveryTrace(t *testing.T) {
+	cases := globModels(t, "testdata/semantics/*.yaml", "testdata/traces/*.yaml", "testdata/sup/*.yaml",
+		"../testdata/*.yaml", "../testdata/uppaal/*.yaml", "../testdata/difftest/*.yaml")
+	for _, tc := range cases {
+		t.Run(tc.name(), func(t *testing.T) {
+			net, qs := tc.load(t)
+			if net.Stopwatches {
+				t.Skip("stopwatches: the times do not fix the clock values")
+			}
+			base := checkAll(t, net, qs, Options{})
+			stepByStep = false
+			defer func() { stepByStep = true }()
+			got := checkAll(t, net, qs, Options{})
+			sameAnswers(t, "solved times", "with them", "step by step", got, base)
+			for i, g := range got {
+				if (g.Trace == nil) != (base[i].Trace == nil) {
+					t.Errorf("%s: trace %v with solved times, %v step by step (%v)", g.Query.Name, g.Trace != nil, base[i].Trace != nil, g.TraceErr)
+				}
+			}
+		})
 	}
 }

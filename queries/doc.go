@@ -29,7 +29,9 @@
 // (trace.go): the exact zones along the path are recomputed without
 // extrapolation (symbolicPath); concrete delays are chosen backwards so
 // that every guard and invariant holds, with rational clock values over one
-// denominator (concretise); and the run is replayed by Replay (replay.go),
+// denominator (concretise; where that step-by-step choice fails, all the
+// run's times are solved at once, concretiseByTimes); and the run is
+// replayed by Replay (replay.go),
 // which implements the concrete semantics of UPPAAL independently of the
 // symbolic engine. A trace that does not replay is reported as an internal
 // error, never printed.

@@ -1,6 +1,7 @@
 package queries
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -244,8 +245,23 @@ func (t *Trace) dropClock() {
 // E_i. These are zones with integer constants, hence unions of regions;
 // the region of s meets E_0 because the symbolic path is feasible from it,
 // so it lies in E_0 and s can follow the path. Then, forwards from s, each
-// delay is the simplest one that enters W_i.
+// delay is the simplest one that enters W_i. Where that greedy choice
+// fails, concretiseByTimes solves for all the times at once.
 func concretiseFrom(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, s *State, stop func() bool) error {
+	err := ErrNotConcretisable
+	if stepByStep {
+		err = concretiseForward(sys, t, entries, target, s, stop)
+	}
+	if errors.Is(err, ErrNotConcretisable) {
+		if concretiseByTimes(sys, t, entries, target, s.Clocks, stop) == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// concretiseForward is concretiseFrom's step-by-step choice.
+func concretiseForward(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, s *State, stop func() bool) error {
 	st := zone.NewStepper(sys)
 	n := len(t.Moves)
 	w := make([]dbm.DBM, n)

@@ -1,0 +1,298 @@
+package queries
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// concretiseByTimes gives the symbolic path t a concrete run by solving
+// for all its times at once, where the step-by-step choice of concretise
+// and concretiseFrom can fail: choosing each delay greedily, with no look
+// ahead, may leave the next steps only half the room, and a chain of n
+// steps that each need time inside one window then ends on a grid of
+// 1/2^n (testdata/difftest/trace-halving-chain.yaml: 100 steps, a common
+// denominator of 2^99 where the replay allows 2^30).
+//
+// Without stopwatches, a run along t is fixed by the times T_0 = 0 ≤ T_1
+// ≤ ... ≤ T_n at which it enters its states (T_n: the time of the final
+// valuation): a clock x in state i has the value T − T_r + v, where r is
+// the last step up to i that reset x (to v; step 0 and the start's value
+// when none did). Every constraint of the path — entry zones, zones and
+// guards at the move, the target — is then a difference constraint
+// between two of the times: x_a − x_b ≺ c at time T reads
+// T_{r_b} − T_{r_a} ≺ c − v_a + v_b. On the grid of multiples of 1/q the
+// system becomes one of integer difference constraints (a strict c
+// becomes q·c − 1), which has a solution iff its constraint graph has no
+// negative cycle; the rational system has a solution iff the grid system
+// has one for q ≥ n+1 (a simple cycle, over at most n+1 times, loses at
+// most one unit per strict edge, and its integer weight is at least 1
+// when one of its edges is strict). The least solution, each time as
+// early as it can be, is found by Bellman–Ford (Cormen et al.,
+// Introduction to Algorithms, §24.4, "Difference constraints and shortest
+// paths"), trying q = L, 2L, 4L, ... (L: the common denominator of the
+// start's values) and keeping the first q that has one, so the run keeps
+// the coarsest grid it can.
+//
+// start gives the clock values at T_0 (a live state, concretiseFrom); nil
+// means every clock starts at 0. It answers ErrNotConcretisable when a
+// state stops a clock (the times no longer fix the values) or the path
+// has no run.
+func concretiseByTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, start []*big.Rat, stop func() bool) error {
+	st := zone.NewStepper(sys)
+	n := len(t.Moves)
+	dim := sys.Dim
+	// units: the common denominator L of the start values, so that every
+	// constant of the system is a whole number of 1/L.
+	units := big.NewInt(1)
+	for _, v := range start {
+		if v != nil {
+			g := new(big.Int).GCD(nil, nil, units, v.Denom())
+			units.Mul(units, new(big.Int).Quo(v.Denom(), g))
+		}
+	}
+	if !units.IsInt64() || units.Int64() > 1<<20 {
+		return fmt.Errorf("%w (the start's denominator %s is too large)", ErrNotConcretisable, units)
+	}
+	L := units.Int64()
+	// origin[x], offset[x]: x = T − T_origin[x] + offset[x]/L in the
+	// current state; the reference clock's origin is the time itself.
+	origin := make([]int, dim) // origin[0] is unused
+	offset := make([]int64, dim)
+	for x := 1; x < dim; x++ {
+		if start != nil {
+			v := new(big.Int).Mul(start[x].Num(), new(big.Int).Quo(units, start[x].Denom()))
+			if !v.IsInt64() || abs64(v.Int64()) > 1<<40 {
+				return fmt.Errorf("%w (a start value is too large)", ErrNotConcretisable)
+			}
+			offset[x] = v.Int64()
+		}
+	}
+	origins := make([][]int, n) // per state, for building the run
+	offsets := make([][]int64, n)
+	var cs timeSystem
+	// zoneAt adds the constraints of z on the valuation at the time tv.
+	zoneAt := func(z dbm.DBM, tv int) {
+		for a := 0; a < dim; a++ {
+			for b := 0; b < dim; b++ {
+				bd := z.At(a, b)
+				if a == b || bd == dbm.LTInf {
+					continue
+				}
+				cs.add(tv, origin, offset, L, a, b, int64(bd.Const()), bd.Strict())
+			}
+		}
+	}
+	dl := make([]int32, sys.NProcs)
+	dv := make([]int32, sys.NVars)
+	var guards []dbm.Constraint
+	var resets []model.Reset
+	for i := 0; i < n; i++ {
+		if stop != nil && i&255 == 0 && stop() {
+			return ErrTraceTime
+		}
+		_, stopped, err := st.Stopped(t.Locs[i], t.Vars[i])
+		if err != nil {
+			return err
+		}
+		if stopped {
+			return fmt.Errorf("%w (state %d stops a clock)", ErrNotConcretisable, i)
+		}
+		origins[i] = append([]int(nil), origin...)
+		offsets[i] = append([]int64(nil), offset...)
+		zoneAt(entries[i], i)
+		// the move out of state i, or the final valuation, at T_{i+1}
+		cs.order(i, i+1, 0, false) // T_i − T_{i+1} ≤ 0
+		if t.Zones[i].Equal(entries[i]) {
+			// time cannot pass in state i (see concretise)
+			cs.order(i+1, i, 0, false)
+		}
+		if i == n-1 {
+			zoneAt(target, n)
+			break
+		}
+		zoneAt(t.Zones[i], i+1)
+		guards, resets, err = st.Effect(t.Locs[i], t.Vars[i], t.Moves[i+1], dl, dv, guards[:0], resets[:0])
+		if err != nil {
+			return err
+		}
+		for _, g := range guards {
+			cs.add(i+1, origin, offset, L, g.I, g.J, int64(g.B.Const()), g.B.Strict())
+		}
+		for _, r := range resets {
+			origin[r.Clock], offset[r.Clock] = i+1, int64(r.Value)*L
+		}
+	}
+	if cs.bad {
+		return fmt.Errorf("%w (a constraint of the path fails at every time)", ErrNotConcretisable)
+	}
+	times, q, err := cs.solve(n+1, L, stop)
+	if err != nil {
+		return err
+	}
+	at := func(tv int) *big.Rat { return new(big.Rat).SetFrac64(times[tv], q) }
+	value := func(tv int, org []int, off []int64, x int) *big.Rat {
+		if x == 0 {
+			return new(big.Rat)
+		}
+		v := new(big.Rat).SetFrac64(times[tv]-times[org[x]], q)
+		return v.Add(v, new(big.Rat).Quo(new(big.Rat).SetInt64(off[x]), new(big.Rat).SetInt64(L)))
+	}
+	clocks := make([][]*big.Rat, n)
+	delays := make([]*big.Rat, n)
+	delays[0] = new(big.Rat)
+	for i := 0; i < n; i++ {
+		clocks[i] = make([]*big.Rat, dim)
+		for x := range clocks[i] {
+			clocks[i][x] = value(i, origins[i], offsets[i], x)
+		}
+		if !ratContains(entries[i], clocks[i]) {
+			return fmt.Errorf("internal error: the solved run leaves the entry zone of state %d", i)
+		}
+		if i+1 < n {
+			delays[i+1] = new(big.Rat).Sub(at(i+1), at(i))
+		}
+	}
+	final := make([]*big.Rat, dim)
+	for x := range final {
+		final[x] = value(n, origins[n-1], offsets[n-1], x)
+	}
+	if !ratContains(target, final) {
+		return fmt.Errorf("internal error: the solved run ends outside the target")
+	}
+	return t.setConcrete(clocks, delays, new(big.Rat).Sub(at(n), at(n-1)), final)
+}
+
+// timeSystem is a system of difference constraints T_p − T_q ≤ c/L − s/q
+// over the times of a run: c is in units of 1/L, and s is 1 for a strict
+// bound (one grid step below c on the grid 1/q).
+type timeSystem struct {
+	cons []timeConstraint
+	bad  bool // a constraint between a time and itself fails
+	max  int64
+}
+
+type timeConstraint struct {
+	p, q   int32
+	c      int64 // in units of 1/L
+	strict bool
+}
+
+// add adds x_a − x_b ≺ c (c whole) at the time tv, where x = T_tv −
+// T_origin[x] + offset[x]/L (the reference clock's origin is tv).
+func (s *timeSystem) add(tv int, origin []int, offset []int64, L int64, a, b int, c int64, strict bool) {
+	ra, rb := tv, tv
+	var va, vb int64
+	if a != 0 {
+		ra, va = origin[a], offset[a]
+	}
+	if b != 0 {
+		rb, vb = origin[b], offset[b]
+	}
+	// T_rb − T_ra ≺ c − v_a + v_b
+	k := c*L - va + vb
+	if rb == ra {
+		if k < 0 || k == 0 && strict {
+			s.bad = true
+		}
+		return
+	}
+	s.cons = append(s.cons, timeConstraint{p: int32(rb), q: int32(ra), c: k, strict: strict})
+	if m := abs64(k); m > s.max {
+		s.max = m
+	}
+}
+
+// order adds T_p − T_q ≤ c (c whole) between two entry times.
+func (s *timeSystem) order(p, q int, c int64, strict bool) {
+	s.cons = append(s.cons, timeConstraint{p: int32(p), q: int32(q), c: c, strict: strict})
+}
+
+// solve returns the least solution over n times with T_0 = 0, as
+// multiples of 1/q, for the least q = L·2^k that has one.
+func (s *timeSystem) solve(n int, L int64, stop func() bool) ([]int64, int64, error) {
+	times := make([]int64, n)
+	for m := int64(1); ; m *= 2 {
+		// values stay below n·max·m in a feasible system: keep that far
+		// from overflowing
+		if s.max > 0 && m > math.MaxInt64/8/int64(n)/s.max {
+			break
+		}
+		ok, err := s.leastOnGrid(times, m, stop)
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			return times, L * m, nil
+		}
+		if m >= int64(n) {
+			break
+		}
+	}
+	return nil, 0, fmt.Errorf("%w (no run meets the path's constraints)", ErrNotConcretisable)
+}
+
+// leastOnGrid sets times to the least solution with every time ≥ 0 of the
+// system on the grid 1/(L·m) (constants c·m, strict ones c·m − 1), or
+// reports false when there is none. T_p − T_q ≤ w raises T_q to at least
+// T_p − w; passes over the constraints alternate direction, so that the
+// chain of a path converges in a few of them; a change in pass n+1 means
+// a cycle that raises itself (Bellman–Ford).
+func (s *timeSystem) leastOnGrid(times []int64, m int64, stop func() bool) (bool, error) {
+	for i := range times {
+		times[i] = 0
+	}
+	n := len(times)
+	limit := int64(n) * (s.max + 1) * m
+	for round := 0; round <= n; round++ {
+		if stop != nil && round&15 == 15 && stop() {
+			return false, ErrTraceTime
+		}
+		changed := false
+		relax := func(c timeConstraint) {
+			w := c.c * m
+			if c.strict {
+				w--
+			}
+			if v := times[c.p] - w; v > times[c.q] {
+				times[c.q] = v
+				changed = true
+			}
+		}
+		if round%2 == 0 {
+			for _, c := range s.cons {
+				relax(c)
+			}
+		} else {
+			for k := len(s.cons) - 1; k >= 0; k-- {
+				relax(s.cons[k])
+			}
+		}
+		if !changed {
+			// the least solution has T_0 = 0: the times never fall
+			// below it (T_0 ≤ T_1 ≤ ...), so a raised T_0 could be
+			// lowered with all the others
+			if times[0] != 0 {
+				return false, fmt.Errorf("internal error: the least run starts at %d", times[0])
+			}
+			return true, nil
+		}
+		for _, v := range times {
+			if v > limit {
+				return false, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

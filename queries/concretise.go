@@ -35,19 +35,42 @@ import (
 // rational of its interval, so the common denominator stays small.
 //
 // Where the step-by-step choice fails (a chain of steps that each need
-// time inside one window halves the room each time), concretiseByTimes
-// solves for all the times at once.
+// time inside one window halves the room each time), or leaves a common
+// denominator above 1, concretiseByTimes solves for all the times at once
+// (see withSolvedTimes).
 func concretise(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, stop func() bool) error {
+	return withSolvedTimes(t,
+		func(t *Trace) error { return concretiseBackward(sys, t, entries, target, stop) },
+		func(t *Trace) error { return concretiseByTimes(sys, t, entries, target, nil, stop) })
+}
+
+// withSolvedTimes gives t the concrete run of the step-by-step choice
+// (step), which places values inside their room and reads best, unless
+// the solver of all the times at once (solve, the earliest run on the
+// coarsest grid) does better: where the step-by-step choice fails, or
+// where it leaves a common denominator that the solver's run beats. A
+// long run's step-by-step values can end on fine grids (a depth-first
+// witness of 246 moves on Fischer N = 6, w = 9, needed 2^24, where the
+// solver's run has whole numbers), and the solver is as fast on such runs.
+func withSolvedTimes(t *Trace, step, solve func(*Trace) error) error {
 	err := ErrNotConcretisable
 	if stepByStep {
-		err = concretiseBackward(sys, t, entries, target, stop)
+		err = step(t)
 	}
-	if errors.Is(err, ErrNotConcretisable) {
-		if concretiseByTimes(sys, t, entries, target, nil, stop) == nil {
-			return nil
+	if err != nil && !errors.Is(err, ErrNotConcretisable) || err == nil && t.Den == 1 {
+		return err
+	}
+	alt := *t
+	if serr := solve(&alt); serr != nil {
+		if err != nil && errors.Is(serr, ErrTraceTime) {
+			return serr
 		}
+		return err
 	}
-	return err
+	if err != nil || alt.Den < t.Den {
+		*t = alt
+	}
+	return nil
 }
 
 // stepByStep is false only in tests that check concretiseByTimes alone on

@@ -215,3 +215,38 @@ func TestSolvedTimesConcretiseEveryTrace(t *testing.T) {
 		})
 	}
 }
+
+// TestLongWitnessesKeepWholeNumbers checks long depth-first witnesses:
+// the step-by-step choice of delays ended on grids of 1/2^24 (Fischer,
+// 246 moves) and 1/2^14 (CSMA/CD, 1,066 moves), where the run of all the
+// times solved at once has whole numbers; withSolvedTimes keeps the run
+// with the smaller common denominator.
+func TestLongWitnessesKeepWholeNumbers(t *testing.T) {
+	for _, c := range []struct {
+		path  string
+		set   map[string]int64
+		query string
+		moves int
+	}{
+		{"../testdata/fischer.yaml", map[string]int64{"N": 6, "w": 9}, "cs-reachable", 246},
+		{"../testdata/csmacd.yaml", map[string]int64{"N": 6}, "two-senders", 1066},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			f, net := loadModel(t, c.path, c.set)
+			qs, err := FromFile(net, f, []string{c.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Check(zone.NewSystem(net), qs, Options{Order: zone.DFS, Workers: 1})[0]
+			if r.Trace == nil {
+				t.Fatalf("%v: no witness (%v)", r.Verdict, r.TraceErr)
+			}
+			if got := len(r.Trace.Moves) - 1; got != c.moves {
+				t.Errorf("%d moves, want %d (the depth-first witness changed: pick another long one)", got, c.moves)
+			}
+			if r.Trace.Den != 1 {
+				t.Errorf("common denominator %d, want 1", r.Trace.Den)
+			}
+		})
+	}
+}

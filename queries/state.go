@@ -1,7 +1,6 @@
 package queries
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -246,18 +245,12 @@ func (t *Trace) dropClock() {
 // the region of s meets E_0 because the symbolic path is feasible from it,
 // so it lies in E_0 and s can follow the path. Then, forwards from s, each
 // delay is the simplest one that enters W_i. Where that greedy choice
-// fails, concretiseByTimes solves for all the times at once.
+// fails or a run of all the times solved at once has a smaller common
+// denominator, that run is taken (withSolvedTimes).
 func concretiseFrom(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, s *State, stop func() bool) error {
-	err := ErrNotConcretisable
-	if stepByStep {
-		err = concretiseForward(sys, t, entries, target, s, stop)
-	}
-	if errors.Is(err, ErrNotConcretisable) {
-		if concretiseByTimes(sys, t, entries, target, s.Clocks, stop) == nil {
-			return nil
-		}
-	}
-	return err
+	return withSolvedTimes(t,
+		func(t *Trace) error { return concretiseForward(sys, t, entries, target, s, stop) },
+		func(t *Trace) error { return concretiseByTimes(sys, t, entries, target, s.Clocks, stop) })
 }
 
 // concretiseForward is concretiseFrom's step-by-step choice.

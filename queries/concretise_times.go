@@ -75,6 +75,7 @@ func concretiseByTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm
 	origins := make([][]int, n) // per state, for building the run
 	offsets := make([][]int64, n)
 	var cs timeSystem
+	cs.cons = make([]timeConstraint, 0, n*(2*dim*dim+2))
 	// zoneAt adds the constraints of z on the valuation at the time tv.
 	zoneAt := func(z dbm.DBM, tv int) {
 		for a := 0; a < dim; a++ {
@@ -134,37 +135,97 @@ func concretiseByTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm
 	if err != nil {
 		return err
 	}
-	at := func(tv int) *big.Rat { return new(big.Rat).SetFrac64(times[tv], q) }
-	value := func(tv int, org []int, off []int64, x int) *big.Rat {
+	// the run in units of 1/q: a clock's value is the time since its
+	// origin plus its offset (units of 1/L, so m = q/L per unit)
+	m := q / L
+	value := func(tv int, org []int, off []int64, x int) int64 {
 		if x == 0 {
-			return new(big.Rat)
+			return 0
 		}
-		v := new(big.Rat).SetFrac64(times[tv]-times[org[x]], q)
-		return v.Add(v, new(big.Rat).Quo(new(big.Rat).SetInt64(off[x]), new(big.Rat).SetInt64(L)))
+		return times[tv] - times[org[x]] + off[x]*m
 	}
-	clocks := make([][]*big.Rat, n)
-	delays := make([]*big.Rat, n)
-	delays[0] = new(big.Rat)
+	t.Clocks = make([][]int64, n)
+	t.Delays = make([]int64, n)
 	for i := 0; i < n; i++ {
-		clocks[i] = make([]*big.Rat, dim)
-		for x := range clocks[i] {
-			clocks[i][x] = value(i, origins[i], offsets[i], x)
+		t.Clocks[i] = make([]int64, dim)
+		for x := range t.Clocks[i] {
+			t.Clocks[i][x] = value(i, origins[i], offsets[i], x)
 		}
-		if !ratContains(entries[i], clocks[i]) {
+		if !gridContains(entries[i], t.Clocks[i], q) {
 			return fmt.Errorf("internal error: the solved run leaves the entry zone of state %d", i)
 		}
 		if i+1 < n {
-			delays[i+1] = new(big.Rat).Sub(at(i+1), at(i))
+			t.Delays[i+1] = times[i+1] - times[i]
 		}
 	}
-	final := make([]*big.Rat, dim)
-	for x := range final {
-		final[x] = value(n, origins[n-1], offsets[n-1], x)
+	t.FinalDelay = times[n] - times[n-1]
+	t.Final = make([]int64, dim)
+	for x := range t.Final {
+		t.Final[x] = value(n, origins[n-1], offsets[n-1], x)
 	}
-	if !ratContains(target, final) {
+	if !gridContains(target, t.Final, q) {
 		return fmt.Errorf("internal error: the solved run ends outside the target")
 	}
-	return t.setConcrete(clocks, delays, new(big.Rat).Sub(at(n), at(n-1)), final)
+	t.Den = q
+	return t.reduceDen()
+}
+
+// gridContains reports whether the valuation p, in units of 1/q, meets
+// every constraint of d.
+func gridContains(d dbm.DBM, p []int64, q int64) bool {
+	for i := 0; i < d.Dim; i++ {
+		for j := 0; j < d.Dim; j++ {
+			b := d.At(i, j)
+			if i == j || b == dbm.LTInf {
+				continue
+			}
+			diff, c := p[i]-p[j], int64(b.Const())*q
+			if diff > c || diff == c && b.Strict() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// reduceDen divides the run's values and t.Den by their greatest common
+// divisor, so that t.Den is the least common denominator, and checks the
+// bounds that setConcrete checks.
+func (t *Trace) reduceDen() error {
+	g := t.Den
+	gcd := func(v int64) {
+		for v != 0 {
+			g, v = v, g%v
+		}
+	}
+	each := func(f func(*int64)) {
+		for i := range t.Clocks {
+			for x := range t.Clocks[i] {
+				f(&t.Clocks[i][x])
+			}
+			f(&t.Delays[i])
+		}
+		f(&t.FinalDelay)
+		for x := range t.Final {
+			f(&t.Final[x])
+		}
+	}
+	each(func(v *int64) { gcd(*v) })
+	var bad bool
+	each(func(v *int64) {
+		*v /= g
+		if *v < 0 || *v > math.MaxInt64/4 {
+			bad = true
+		}
+	})
+	t.Den /= g
+	if t.Den > maxDen {
+		return fmt.Errorf("%w (the common denominator %d is too large)", ErrNotConcretisable, t.Den)
+	}
+	if bad {
+		return fmt.Errorf("%w (a scaled clock value overflows 64 bits)", ErrNotConcretisable)
+	}
+	return nil
 }
 
 // timeSystem is a system of difference constraints T_p − T_q ≤ c/L − s/q

@@ -2,6 +2,8 @@ package queries
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"math/big"
 	"testing"
 
@@ -248,5 +250,48 @@ func TestLongWitnessesKeepWholeNumbers(t *testing.T) {
 				t.Errorf("common denominator %d, want 1", r.Trace.Den)
 			}
 		})
+	}
+}
+
+// TestSolvedTimesFromAGivenState is TestSolvedTimesConcretiseEveryTrace
+// for runs that start from a given state (Options.From, with rational
+// clock values, and Options.Within): the solver alone gives the same
+// verdicts, and every trace the default gives, replayed.
+func TestSolvedTimesFromAGivenState(t *testing.T) {
+	f, net := loadModel(t, "../testdata/fischer.yaml", map[string]int64{"N": 4})
+	qs, err := FromFile(net, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	traces := 0
+	for _, name := range []string{"fischer-late.json", "fischer-wait.json"} {
+		src, err := os.ReadFile("../testdata/states/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from, err := ReadState(net, name, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, within := range []int32{0, 20} {
+			opts := Options{From: from, Within: within}
+			base := checkAll(t, net, qs, opts)
+			stepByStep = false
+			got := checkAll(t, net, qs, opts)
+			stepByStep = true
+			what := fmt.Sprintf("%s within %d", name, within)
+			sameAnswers(t, what, "with solved times", "step by step", got, base)
+			for i, g := range got {
+				if (g.Trace == nil) != (base[i].Trace == nil) {
+					t.Errorf("%s %s: trace %v with solved times, %v step by step (%v)", what, g.Query.Name, g.Trace != nil, base[i].Trace != nil, g.TraceErr)
+				}
+				if g.Trace != nil {
+					traces++
+				}
+			}
+		}
+	}
+	if traces < 4 {
+		t.Errorf("%d traces compared, want at least 4", traces)
 	}
 }

@@ -3,8 +3,8 @@ package queries
 import (
 	"errors"
 	"fmt"
-	"os"
 	"math/big"
+	"os"
 	"testing"
 
 	"github.com/tcheck/tcheck/dbm"

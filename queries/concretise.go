@@ -151,6 +151,11 @@ func concretiseBackward(sys *zone.System, t *Trace, entries []dbm.DBM, target db
 		if !ratContains(entries[i], e) {
 			return fmt.Errorf("%w (entry point of state %d)", ErrNotConcretisable, i)
 		}
+		if tooFine(e) || tooFine([]*big.Rat{delay}) {
+			// the common denominator is past maxDen already: give up
+			// now rather than carry ever larger rationals to the end
+			return fmt.Errorf("%w (a denominator of state %d passes %d)", ErrNotConcretisable, i, maxDen)
+		}
 		clocks[i] = e
 		if i == n-1 {
 			finalDelay = delay
@@ -192,6 +197,17 @@ func concretiseBackward(sys *zone.System, t *Trace, entries []dbm.DBM, target db
 // int64 arithmetic (constants up to 2^29 times the denominator, sums of
 // valuations) cannot overflow.
 const maxDen = 1 << 30
+
+// tooFine reports whether some value's denominator passes maxDen, so that
+// no common denominator of a run holding it is allowed.
+func tooFine(vs []*big.Rat) bool {
+	for _, v := range vs {
+		if d := v.Denom(); !d.IsInt64() || d.Int64() > maxDen {
+			return true
+		}
+	}
+	return false
+}
 
 // setConcrete stores the rational run in t over the least common
 // denominator.

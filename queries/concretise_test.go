@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/zone"
 )
 
@@ -142,51 +144,94 @@ func TestRatPointChainStaysDyadic(t *testing.T) {
 	}
 }
 
-// TestConcretiseChainNeedsLookahead checks the trace of a chain of 100
-// steps that each need time (x > 0, then x = 0) inside one window (y < 3):
-// the step-by-step choice of delays halves the room each step and ends on
-// a grid of 1/2^99, past the replay's limit, so the witness used to turn
+// TestConcretiseChainNeedsLookahead checks the traces of chains of steps
+// that each need time (x > 0, then x = 0) inside one window (y < 3): the
+// step-by-step choice of delays halves the room each step and ends on a
+// grid of 1/2^(n−1), past the replay's limit, so the witness used to turn
 // the verdict into an error under every option (docs/difftest.md, finding
-// 9); solving for all the times at once (concretiseByTimes) gives every
-// step the same delay on the grid 1/64 (1/32 is too coarse: 100/32 ≥ 3).
+// 9). Solving for all the times at once (concretiseByTimes) gives every
+// step the same delay on the coarsest grid 1/q with n/q < 3.
 func TestConcretiseChainNeedsLookahead(t *testing.T) {
-	f, net := loadModel(t, "../testdata/difftest/trace-halving-chain.yaml", nil)
+	for _, c := range []struct {
+		path string
+		n    int   // turns of the loop
+		den  int64 // 1/den per turn
+	}{
+		{"../testdata/difftest/trace-halving-chain.yaml", 100, 64},
+		{"testdata/traces/halving-chain-wide.yaml", 5000, 2048},
+	} {
+		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			sys, r := checkChain(t, c.path)
+			if r.Verdict != Satisfied || r.Trace == nil {
+				t.Fatalf("got %v (%v), want satisfied with a witness", r.Verdict, r.TraceErr)
+			}
+			if r.Trace.Den != c.den || len(r.Trace.Moves) != c.n+2 {
+				t.Errorf("denominator %d over %d moves, want %d over %d", r.Trace.Den, len(r.Trace.Moves), c.den, c.n+2)
+			}
+			// the earliest run: 1/den before each turn of the loop, none
+			// before the edge to done
+			for i, d := range r.Trace.Delays {
+				want := int64(1)
+				if i == 0 || i == c.n+1 {
+					want = 0
+				}
+				if d != want {
+					t.Errorf("delay %d is %d/%d, want %d/%d", i, d, c.den, want, c.den)
+				}
+			}
+			// the step-by-step choice alone fails on it: the solver is
+			// what gives this model its verdict
+			tr, entries := symbolicWitness(t, sys, r.Trace)
+			last := tr.Zones[len(tr.Zones)-1]
+			if err := concretiseBackward(sys, tr, entries, last, nil); !errors.Is(err, ErrNotConcretisable) {
+				t.Errorf("the step-by-step choice gave %v, want it to fail (else this test no longer covers the solver)", err)
+			}
+		})
+	}
+}
+
+// checkChain checks the first query of the model at path.
+func checkChain(tb testing.TB, path string) (*zone.System, *Result) {
+	f, net, err := model.Load(path, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	qs, err := FromFile(net, f, nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	sys := zone.NewSystem(net)
-	r := Check(sys, qs, Options{})[0]
-	if r.Verdict != Satisfied || r.Trace == nil {
-		t.Fatalf("got %v (%v), want satisfied with a witness", r.Verdict, r.TraceErr)
-	}
-	if r.Trace.Den != 64 || len(r.Trace.Moves) != 102 {
-		t.Errorf("denominator %d over %d moves, want 64 over 102", r.Trace.Den, len(r.Trace.Moves))
-	}
-	// the earliest run: 1/64 before each turn of the loop, none before
-	// the edge to done
-	for i, d := range r.Trace.Delays {
-		want := int64(1)
-		if i == 0 || i == 101 {
-			want = 0
-		}
-		if d != want {
-			t.Errorf("delay %d is %d/64, want %d/64", i, d, want)
-		}
-	}
-	// the step-by-step choice alone fails on it: the solver is what
-	// gives this model its verdict
-	moves := make([]zone.Move, len(r.Trace.Moves)-1)
+	return sys, Check(sys, qs[:1], Options{})[0]
+}
+
+// symbolicWitness recomputes the exact zones along the trace's moves.
+func symbolicWitness(tb testing.TB, sys *zone.System, tr *Trace) (*Trace, []dbm.DBM) {
+	moves := make([]zone.Move, len(tr.Moves)-1)
 	for i := range moves {
-		moves[i] = r.Trace.Moves[i+1]
+		moves[i] = tr.Moves[i+1]
 	}
-	tr, entries, err := symbolicPath(sys, nil, moves)
+	sym, entries, err := symbolicPath(sys, nil, moves)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	return sym, entries
+}
+
+// BenchmarkConcretiseLongChain concretises the witness of 5,001 moves of
+// testdata/traces/halving-chain-wide.yaml, where the step-by-step choice
+// fails and the solver tries 12 grids.
+func BenchmarkConcretiseLongChain(b *testing.B) {
+	sys, r := checkChain(b, "testdata/traces/halving-chain-wide.yaml")
+	if r.Trace == nil {
+		b.Fatal(r.TraceErr)
+	}
+	tr, entries := symbolicWitness(b, sys, r.Trace)
 	last := tr.Zones[len(tr.Zones)-1]
-	if err := concretiseBackward(sys, tr, entries, last, nil); !errors.Is(err, ErrNotConcretisable) {
-		t.Errorf("the step-by-step choice gave %v, want it to fail (else this test no longer covers the solver)", err)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := concretise(sys, tr, entries, last, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

@@ -301,13 +301,21 @@ func (s *timeSystem) solve(n int, L int64, stop func() bool) ([]int64, int64, er
 // system on the grid 1/(L·m) (constants c·m, strict ones c·m − 1), or
 // reports false when there is none. T_p − T_q ≤ w raises T_q to at least
 // T_p − w; passes over the constraints alternate direction, so that the
-// chain of a path converges in a few of them; a change in pass n+1 means
-// a cycle that raises itself (Bellman–Ford).
+// chain of a path converges in a few of them. A system with no solution
+// has a cycle of constraints that raises itself without end; a change in
+// pass n+1 shows one (Bellman–Ford), and so, mostly much sooner, does a
+// cycle among the constraints that last raised each time (the parent
+// graph: a cycle there raises itself; Cherkassky and Goldberg,
+// "Negative-cycle detection algorithms", Math. Programming 85, 1999).
 func (s *timeSystem) leastOnGrid(times []int64, m int64, stop func() bool) (bool, error) {
 	for i := range times {
 		times[i] = 0
 	}
 	n := len(times)
+	parent := make([]int32, n)
+	for i := range parent {
+		parent[i] = -1
+	}
 	limit := int64(n) * (s.max + 1) * m
 	for round := 0; round <= n; round++ {
 		if stop != nil && round&15 == 15 && stop() {
@@ -321,6 +329,7 @@ func (s *timeSystem) leastOnGrid(times []int64, m int64, stop func() bool) (bool
 			}
 			if v := times[c.p] - w; v > times[c.q] {
 				times[c.q] = v
+				parent[c.q] = c.p
 				changed = true
 			}
 		}
@@ -347,8 +356,33 @@ func (s *timeSystem) leastOnGrid(times []int64, m int64, stop func() bool) (bool
 				return false, nil
 			}
 		}
+		if parentCycle(parent) {
+			return false, nil
+		}
 	}
 	return false, nil
+}
+
+// parentCycle reports whether the graph v → parent[v] (−1: none) has a
+// cycle.
+func parentCycle(parent []int32) bool {
+	n := int32(len(parent))
+	done := make([]bool, n)
+	mark := make([]int32, n) // the walk (from v: v+1) that last visited a node
+	for v := int32(0); v < n; v++ {
+		u := v
+		for u >= 0 && !done[u] {
+			if mark[u] == v+1 {
+				return true
+			}
+			mark[u] = v + 1
+			u = parent[u]
+		}
+		for u = v; u >= 0 && !done[u]; u = parent[u] {
+			done[u] = true
+		}
+	}
+	return false
 }
 
 func abs64(v int64) int64 {

@@ -310,6 +310,9 @@ func concretiseForward(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm
 		p[x] = new(big.Rat).Set(s.Clocks[x])
 	}
 	for i := 0; i < n; i++ {
+		if tooFine(p) {
+			return fmt.Errorf("%w (a denominator of state %d passes %d)", ErrNotConcretisable, i, maxDen)
+		}
 		clocks[i] = p
 		d := new(big.Rat)
 		if !noDelay(i) {

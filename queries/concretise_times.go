@@ -43,9 +43,6 @@ import (
 // state stops a clock (the times no longer fix the values) or the path
 // has no run.
 func concretiseByTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, start []*big.Rat, stop func() bool) error {
-	st := zone.NewStepper(sys)
-	n := len(t.Moves)
-	dim := sys.Dim
 	// units: the common denominator L of the start values, so that every
 	// constant of the system is a whole number of 1/L.
 	units := big.NewInt(1)
@@ -58,23 +55,53 @@ func concretiseByTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm
 	if !units.IsInt64() || units.Int64() > 1<<20 {
 		return fmt.Errorf("%w (the start's denominator %s is too large)", ErrNotConcretisable, units)
 	}
-	L := units.Int64()
+	pt, err := newPathTimes(sys, t, entries, target, start, units.Int64(), stop)
+	if err != nil {
+		return err
+	}
+	times, q, err := pt.cs.solve(len(t.Moves)+1, pt.L, stop)
+	if err != nil {
+		return err
+	}
+	return pt.setRun(t, entries, target, times, q)
+}
+
+// pathTimes is the system of difference constraints over the times of a
+// run along a symbolic path (see concretiseByTimes), with what it takes
+// to turn a solution into the run.
+type pathTimes struct {
+	cs timeSystem
+	L  int64 // constants are whole numbers of 1/L
+	// origins[i][x], offsets[i][x]: in state i, clock x is
+	// T − T_origins[i][x] + offsets[i][x]/L (x > 0); index n−1+1 = n is
+	// not kept: the final valuation is in state n−1
+	origins [][]int
+	offsets [][]int64
+}
+
+// newPathTimes builds the constraints of a run along the path t (entry
+// zones entries) that ends in target, starting from the clock values
+// start (nil: all 0), in units of 1/L (L a multiple of the start values'
+// denominators).
+func newPathTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, start []*big.Rat, L int64, stop func() bool) (*pathTimes, error) {
+	st := zone.NewStepper(sys)
+	n := len(t.Moves)
+	dim := sys.Dim
 	// origin[x], offset[x]: x = T − T_origin[x] + offset[x]/L in the
 	// current state; the reference clock's origin is the time itself.
 	origin := make([]int, dim) // origin[0] is unused
 	offset := make([]int64, dim)
 	for x := 1; x < dim; x++ {
 		if start != nil {
-			v := new(big.Int).Mul(start[x].Num(), new(big.Int).Quo(units, start[x].Denom()))
-			if !v.IsInt64() || abs64(v.Int64()) > 1<<40 {
-				return fmt.Errorf("%w (a start value is too large)", ErrNotConcretisable)
+			v := new(big.Rat).Mul(start[x], new(big.Rat).SetInt64(L))
+			if !v.IsInt() || !v.Num().IsInt64() || abs64(v.Num().Int64()) > 1<<40 {
+				return nil, fmt.Errorf("%w (a start value is too large)", ErrNotConcretisable)
 			}
-			offset[x] = v.Int64()
+			offset[x] = v.Num().Int64()
 		}
 	}
-	origins := make([][]int, n) // per state, for building the run
-	offsets := make([][]int64, n)
-	var cs timeSystem
+	pt := &pathTimes{L: L, origins: make([][]int, n), offsets: make([][]int64, n)}
+	cs := &pt.cs
 	cs.cons = make([]timeConstraint, 0, n*(2*dim*dim+2))
 	// zoneAt adds the constraints of z on the valuation at the time tv.
 	zoneAt := func(z dbm.DBM, tv int) {
@@ -94,17 +121,17 @@ func concretiseByTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm
 	var resets []model.Reset
 	for i := 0; i < n; i++ {
 		if stop != nil && i&255 == 0 && stop() {
-			return ErrTraceTime
+			return nil, ErrTraceTime
 		}
 		_, stopped, err := st.Stopped(t.Locs[i], t.Vars[i])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if stopped {
-			return fmt.Errorf("%w (state %d stops a clock)", ErrNotConcretisable, i)
+			return nil, fmt.Errorf("%w (state %d stops a clock)", ErrNotConcretisable, i)
 		}
-		origins[i] = append([]int(nil), origin...)
-		offsets[i] = append([]int64(nil), offset...)
+		pt.origins[i] = append([]int(nil), origin...)
+		pt.offsets[i] = append([]int64(nil), offset...)
 		zoneAt(entries[i], i)
 		// the move out of state i, or the final valuation, at T_{i+1}
 		cs.order(i, i+1, 0, false) // T_i − T_{i+1} ≤ 0
@@ -119,7 +146,7 @@ func concretiseByTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm
 		zoneAt(t.Zones[i], i+1)
 		guards, resets, err = st.Effect(t.Locs[i], t.Vars[i], t.Moves[i+1], dl, dv, guards[:0], resets[:0])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, g := range guards {
 			cs.add(i+1, origin, offset, L, g.I, g.J, int64(g.B.Const()), g.B.Strict())
@@ -129,27 +156,31 @@ func concretiseByTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm
 		}
 	}
 	if cs.bad {
-		return fmt.Errorf("%w (a constraint of the path fails at every time)", ErrNotConcretisable)
+		return nil, fmt.Errorf("%w (a constraint of the path fails at every time)", ErrNotConcretisable)
 	}
-	times, q, err := cs.solve(n+1, L, stop)
-	if err != nil {
-		return err
+	return pt, nil
+}
+
+// value is clock x's value in state i at the time tv, in units of 1/q,
+// given the solution times (units of 1/q).
+func (pt *pathTimes) value(times []int64, q int64, i, tv, x int) int64 {
+	if x == 0 {
+		return 0
 	}
-	// the run in units of 1/q: a clock's value is the time since its
-	// origin plus its offset (units of 1/L, so m = q/L per unit)
-	m := q / L
-	value := func(tv int, org []int, off []int64, x int) int64 {
-		if x == 0 {
-			return 0
-		}
-		return times[tv] - times[org[x]] + off[x]*m
-	}
+	return times[tv] - times[pt.origins[i][x]] + pt.offsets[i][x]*(q/pt.L)
+}
+
+// setRun stores in t the run of the solution times (units of 1/q),
+// checked against every entry zone and the target.
+func (pt *pathTimes) setRun(t *Trace, entries []dbm.DBM, target dbm.DBM, times []int64, q int64) error {
+	n := len(t.Moves)
+	dim := len(pt.origins[0])
 	t.Clocks = make([][]int64, n)
 	t.Delays = make([]int64, n)
 	for i := 0; i < n; i++ {
 		t.Clocks[i] = make([]int64, dim)
 		for x := range t.Clocks[i] {
-			t.Clocks[i][x] = value(i, origins[i], offsets[i], x)
+			t.Clocks[i][x] = pt.value(times, q, i, i, x)
 		}
 		if !gridContains(entries[i], t.Clocks[i], q) {
 			return fmt.Errorf("internal error: the solved run leaves the entry zone of state %d", i)
@@ -161,7 +192,7 @@ func concretiseByTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm
 	t.FinalDelay = times[n] - times[n-1]
 	t.Final = make([]int64, dim)
 	for x := range t.Final {
-		t.Final[x] = value(n, origins[n-1], offsets[n-1], x)
+		t.Final[x] = pt.value(times, q, n-1, n, x)
 	}
 	if !gridContains(target, t.Final, q) {
 		return fmt.Errorf("internal error: the solved run ends outside the target")
@@ -268,9 +299,12 @@ func (s *timeSystem) add(tv int, origin []int, offset []int64, L int64, a, b int
 	}
 }
 
-// order adds T_p − T_q ≤ c (c whole) between two entry times.
+// order adds T_p − T_q ≤ c (c in units of 1/L) between two times.
 func (s *timeSystem) order(p, q int, c int64, strict bool) {
 	s.cons = append(s.cons, timeConstraint{p: int32(p), q: int32(q), c: c, strict: strict})
+	if m := abs64(c); m > s.max {
+		s.max = m
+	}
 }
 
 // solve returns the least solution over n times with T_0 = 0, as

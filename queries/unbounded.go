@@ -1,6 +1,8 @@
 package queries
 
 import (
+	"math"
+
 	"gonum.org/v1/gonum/graph/simple"
 	"gonum.org/v1/gonum/graph/topo"
 
@@ -21,9 +23,15 @@ import (
 // infinite run of the model (zone.Graph), which then visits cond-states at
 // ever later times without resetting x.
 //
+// Where no cycle forces time to pass, a cycle that only lets it may still
+// repeat forever with time diverging (a loop under an invariant x <= 5
+// that resets x): repeatsWithTime looks for a concrete run that turns
+// such a cycle with the same positive duration forever, from the initial
+// state.
+//
 // The graph is built under Extra_M+ (where x, compared with nothing, is
 // abstracted away entirely), with at most maxStates states; false when it
-// is larger, when the condition does not hold, or on a model error (the
+// is larger, when neither condition holds, or on a model error (the
 // caller then keeps doubling the bound, which is sound either way).
 func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, maxStates int64) bool {
 	xp, err := extrapolationFor(sys, nil, opts, true)
@@ -50,6 +58,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	// guard bounds below by 1 or more, whether it resets x.
 	type edgeInfo struct {
 		to               int32
+		move             int32 // the move's index among the node's moves
 		resets, atLeast1 []bool
 		// nonZero: the edge leaves the clock at a value other than 0
 		// (y = 3), after which a guard y ≥ 1 needs no time to pass
@@ -83,7 +92,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			if err != nil {
 				return false
 			}
-			e := edgeInfo{to: s, resets: make([]bool, sys.Dim), atLeast1: make([]bool, sys.Dim), nonZero: make([]bool, sys.Dim)}
+			e := edgeInfo{to: s, move: mi, resets: make([]bool, sys.Dim), atLeast1: make([]bool, sys.Dim), nonZero: make([]bool, sys.Dim)}
 			for _, r := range resets {
 				// in execution order: the last assignment counts
 				e.resets[r.Clock] = true
@@ -159,6 +168,171 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				return true
 			}
 		}
+	}
+	// No cycle forces time to pass. Look for one that lets it: a cycle
+	// through a cond-state, from the initial state only (a run from a
+	// given state starts at its values, not in its region), whose turns
+	// can each last the same positive time forever (repeatsWithTime).
+	if opts.From != nil {
+		return false
+	}
+	for c, scc := range sccs {
+		tried := 0
+		for _, v := range scc {
+			if tried == maxCyclesTried {
+				break
+			}
+			if !inCond[v.ID()] {
+				continue
+			}
+			tried++
+			// the shortest cycle from v back to v inside the component
+			from := map[int32]int32{int32(v.ID()): -1} // node -> the edge (index into via) that reached it
+			type step struct{ node, edge int32 }
+			var via []step
+			queue := []int32{int32(v.ID())}
+			var cycle []step
+			for len(queue) > 0 && cycle == nil {
+				u := queue[0]
+				queue = queue[1:]
+				for k, e := range edges[u] {
+					if comp[e.to] != c {
+						continue
+					}
+					if e.to == int32(v.ID()) {
+						// unwind: the edges from v to u, then this one
+						cycle = []step{{u, int32(k)}}
+						for at := from[u]; at >= 0; at = from[via[at].node] {
+							cycle = append(cycle, via[at])
+						}
+						break
+					}
+					if _, seen := from[e.to]; !seen {
+						from[e.to] = int32(len(via))
+						via = append(via, step{u, int32(k)})
+						queue = append(queue, e.to)
+					}
+				}
+			}
+			if cycle == nil {
+				continue
+			}
+			w := make([]zone.Move, 0, len(cycle))
+			for k := len(cycle) - 1; k >= 0; k-- {
+				m, err := g.MoveTo(cycle[k].node, edges[cycle[k].node][cycle[k].edge].move)
+				if err != nil {
+					return false
+				}
+				w = append(w, m)
+			}
+			prefix, err := g.PathMoves(int32(v.ID()))
+			if err != nil {
+				return false
+			}
+			if repeatsWithTime(sys, prefix, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxCyclesTried bounds the cycles repeatsWithTime is tried on, per
+// component.
+const maxCyclesTried = 4
+
+// repeatsWithTime reports whether the path prefix (from the initial state)
+// followed by the cycle w (back to the same symbolic state) has a
+// concrete run whose turn of w can be repeated forever, each turn lasting
+// the same time P > 0: a sufficient condition for a clock that w never
+// resets to grow without bound along a run that keeps visiting the cycle's
+// states.
+//
+// Such a run exists when (1) every clock that w does not reset is bounded
+// only from below on w (no guard, negated guard or invariant of w bounds
+// it above, alone or against another clock), and (2) a run along prefix,
+// w, w turns w twice with the same delays, each turn taking P. The
+// clocks w resets then enter the second turn with the values that the
+// delays after their last reset in the first turn give them, so they
+// enter the third with the same values (the second turn's delays are the
+// same), and every further turn repeats the second on them, at every
+// step; the other clocks only grow, which only lower bounds constrain: by
+// induction, each turn is a run. (2) is a system of difference
+// constraints over the run's times for each P (pathTimes, with T_{e+j} −
+// T_{s+j} = P for the j-th state of the turns entered at s and e), tried
+// for P = 1, 2, 4, ..., 2^20 and 1/2, 1/4, ..., 1/64. The run found is
+// replayed by Replay before it counts. The condition is not necessary
+// (another cycle, prefix or period may repeat), so false only keeps the
+// caller's bound doubling.
+func repeatsWithTime(sys *zone.System, prefix, w []zone.Move) bool {
+	path := make([]zone.Move, 0, len(prefix)+2*len(w))
+	path = append(append(append(path, prefix...), w...), w...)
+	t, entries, err := symbolicPath(sys, nil, path)
+	if err != nil {
+		return false
+	}
+	k := len(w)
+	s := len(prefix) // the state entering the first turn
+	e := s + k       // the state entering the second
+	n := len(t.Moves)
+	// (1): the clocks w resets, and no upper bound on the others
+	st := zone.NewStepper(sys)
+	dl := make([]int32, sys.NProcs)
+	dv := make([]int32, sys.NVars)
+	reset := make([]bool, sys.Dim)
+	var bounds []dbm.Constraint
+	for j := 0; j < k; j++ {
+		guards, resets, err := st.Effect(t.Locs[s+j], t.Vars[s+j], t.Moves[s+j+1], dl, dv, nil, nil)
+		if err != nil {
+			return false
+		}
+		for _, r := range resets {
+			reset[r.Clock] = true
+		}
+		inv, _, err := st.Invariant(t.Locs[s+j], t.Vars[s+j], nil)
+		if err != nil {
+			return false
+		}
+		bounds = append(append(bounds, guards...), inv...)
+	}
+	for _, c := range bounds {
+		// x_I − x_J ≺ c bounds x_I above
+		if c.I != 0 && !reset[c.I] {
+			return false
+		}
+	}
+	// (2), for each P in units of 1/64
+	const L = 64
+	pt, err := newPathTimes(sys, t, entries, t.Zones[n-1], nil, L, nil)
+	if err != nil {
+		return false
+	}
+	base := len(pt.cs.cons)
+	var periods []int64
+	for p := int64(L); p <= L<<20 && p <= math.MaxInt32; p *= 2 {
+		periods = append(periods, p)
+	}
+	for p := int64(L / 2); p >= 1; p /= 2 {
+		periods = append(periods, p)
+	}
+	equal := func(a, b int, c int64) { // T_a − T_b = c
+		pt.cs.order(a, b, c, false)
+		pt.cs.order(b, a, -c, false)
+	}
+	for _, p := range periods {
+		pt.cs.cons = pt.cs.cons[:base]
+		for j := 0; j <= k; j++ {
+			equal(e+j, s+j, p) // the same delays, each turn P
+		}
+		times, q, err := pt.cs.solve(n+1, L, nil)
+		if err != nil {
+			continue
+		}
+		run := *t
+		if pt.setRun(&run, entries, t.Zones[n-1], times, q) != nil || replayTrace(sys.Net, &run, nil) != nil {
+			continue
+		}
+		return true
 	}
 	return false
 }

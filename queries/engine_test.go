@@ -399,3 +399,41 @@ func TestTimeoutBoundsTheWholeCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestSupGrowsForeverFromAState checks the second cycle test of
+// queries/unbounded.go (repeatsWithTime) from a given state with
+// fractional clock values: the run it solves starts at those values, and
+// the loop of sup-short-period.yaml still turns forever (inf; a bound
+// "<=" since the state's region stands for it), while a horizon caps the
+// clock (2.5 + 50, so at most 53 over the region).
+func TestSupGrowsForeverFromAState(t *testing.T) {
+	f, net := loadModel(t, "testdata/sup/sup-short-period.yaml", nil)
+	qs, err := FromFile(net, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, err := ReadState(net, "s.json", []byte(`{"locations": {"P": "L0"}, "clocks": {"x": "1/3", "t": "5/2"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		within int32
+		inf    bool
+		bound  int64
+	}{{0, true, 0}, {50, false, 53}} {
+		opts := Options{From: from, Within: c.within}
+		opts.Limits.Timeout = time.Minute
+		start := time.Now()
+		r := Check(zone.NewSystem(net), qs, opts)[0]
+		if r.Verdict != Satisfied || len(r.Values) != 1 {
+			t.Fatalf("within %d: got %v %v (%v)", c.within, r.Verdict, r.Values, r.Err)
+		}
+		v := r.Values[0]
+		if v.Inf != c.inf || !c.inf && (v.Bound != c.bound || v.Exceeds) {
+			t.Errorf("within %d: got %s, want inf %v bound %d", c.within, v, c.inf, c.bound)
+		}
+		if c.inf && r.Rounds > 2 {
+			t.Errorf("within %d: %d explorations: the bound was doubled (took %v)", c.within, r.Rounds, time.Since(start))
+		}
+	}
+}

@@ -2,6 +2,7 @@ package queries
 
 import (
 	"math"
+	"math/big"
 
 	"gonum.org/v1/gonum/graph/simple"
 	"gonum.org/v1/gonum/graph/topo"
@@ -170,12 +171,8 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 	}
 	// No cycle forces time to pass. Look for one that lets it: a cycle
-	// through a cond-state, from the initial state only (a run from a
-	// given state starts at its values, not in its region), whose turns
-	// can each last the same positive time forever (repeatsWithTime).
-	if opts.From != nil {
-		return false
-	}
+	// through a cond-state whose turns can each last the same positive
+	// time forever (repeatsWithTime).
 	for c, scc := range sccs {
 		tried := 0
 		for _, v := range scc {
@@ -229,7 +226,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			if err != nil {
 				return false
 			}
-			if repeatsWithTime(sys, prefix, w) {
+			if repeatsWithTime(sys, opts.From, prefix, w) {
 				return true
 			}
 		}
@@ -237,11 +234,22 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	return false
 }
 
+// lcm64 is the least common multiple of two positive numbers.
+func lcm64(a, b int64) int64 {
+	g, h := a, b
+	for h != 0 {
+		g, h = h, g%h
+	}
+	return a / g * b
+}
+
 // maxCyclesTried bounds the cycles repeatsWithTime is tried on, per
 // component.
 const maxCyclesTried = 4
 
-// repeatsWithTime reports whether the path prefix (from the initial state)
+// repeatsWithTime reports whether the path prefix (from the initial state,
+// or from the state from: its valuation itself, which can follow every
+// path of the zone graph built from its region, as concretiseFrom argues)
 // followed by the cycle w (back to the same symbolic state) has a
 // concrete run whose turn of w can be repeated forever, each turn lasting
 // the same time P > 0: a sufficient condition for a clock that w never
@@ -264,10 +272,10 @@ const maxCyclesTried = 4
 // replayed by Replay before it counts. The condition is not necessary
 // (another cycle, prefix or period may repeat), so false only keeps the
 // caller's bound doubling.
-func repeatsWithTime(sys *zone.System, prefix, w []zone.Move) bool {
+func repeatsWithTime(sys *zone.System, from *State, prefix, w []zone.Move) bool {
 	path := make([]zone.Move, 0, len(prefix)+2*len(w))
 	path = append(append(append(path, prefix...), w...), w...)
-	t, entries, err := symbolicPath(sys, nil, path)
+	t, entries, err := symbolicPath(sys, from, path)
 	if err != nil {
 		return false
 	}
@@ -301,18 +309,32 @@ func repeatsWithTime(sys *zone.System, prefix, w []zone.Move) bool {
 			return false
 		}
 	}
-	// (2), for each P in units of 1/64
-	const L = 64
-	pt, err := newPathTimes(sys, t, entries, t.Zones[n-1], nil, L, nil)
+	// (2), for each P in units of 1/64 (and of the start's denominators)
+	L := int64(64)
+	var start []*big.Rat
+	if from != nil {
+		start = from.Clocks
+		for _, v := range start {
+			d := v.Denom()
+			if !d.IsInt64() || d.Int64() > 1<<10 {
+				return false
+			}
+			L = lcm64(L, d.Int64())
+		}
+		if L > 1<<20 {
+			return false
+		}
+	}
+	pt, err := newPathTimes(sys, t, entries, t.Zones[n-1], start, L, nil)
 	if err != nil {
 		return false
 	}
 	base := len(pt.cs.cons)
 	var periods []int64
-	for p := int64(L); p <= L<<20 && p <= math.MaxInt32; p *= 2 {
+	for p := L; p <= L<<20 && p <= math.MaxInt32; p *= 2 {
 		periods = append(periods, p)
 	}
-	for p := int64(L / 2); p >= 1; p /= 2 {
+	for p := L / 2; p >= L/64; p /= 2 {
 		periods = append(periods, p)
 	}
 	equal := func(a, b int, c int64) { // T_a − T_b = c

@@ -3,9 +3,6 @@ package queries
 import (
 	"fmt"
 
-	"gonum.org/v1/gonum/graph/simple"
-	"gonum.org/v1/gonum/graph/topo"
-
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
@@ -129,12 +126,7 @@ func (lg *livenessGraph) subgraph(f *model.Formula) (in []bool, cyclic []bool, e
 			return nil, nil, err
 		}
 	}
-	dg := simple.NewDirectedGraph()
-	for i := range lg.g.Nodes {
-		if in[i] {
-			dg.AddNode(simple.Node(i))
-		}
-	}
+	adj := make([][]int32, n)
 	cyclic = make([]bool, n)
 	for i, node := range lg.g.Nodes {
 		if !in[i] {
@@ -148,16 +140,17 @@ func (lg *livenessGraph) subgraph(f *model.Formula) (in []bool, cyclic []bool, e
 				cyclic[i] = true // a self-loop
 				continue
 			}
-			if !dg.HasEdgeFromTo(int64(i), int64(s)) {
-				dg.SetEdge(simple.Edge{F: simple.Node(i), T: simple.Node(s)})
-			}
+			adj[i] = append(adj[i], s)
 		}
 	}
-	for _, scc := range topo.TarjanSCC(dg) {
-		if len(scc) > 1 {
-			for _, v := range scc {
-				cyclic[v.ID()] = true
-			}
+	comp, count := components(adj)
+	size := make([]int, count)
+	for _, c := range comp {
+		size[c]++
+	}
+	for v, c := range comp {
+		if size[c] > 1 {
+			cyclic[v] = true
 		}
 	}
 	return in, cyclic, nil

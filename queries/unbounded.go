@@ -1,11 +1,9 @@
 package queries
 
 import (
+	"errors"
 	"math"
 	"math/big"
-
-	"gonum.org/v1/gonum/graph/simple"
-	"gonum.org/v1/gonum/graph/topo"
 
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
@@ -69,7 +67,13 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	inCond := make([]bool, len(g.Nodes))
 	var guards []dbm.Constraint
 	var resets []model.Reset
+	// the search's deadline holds here too: the graph may have as many
+	// nodes as the exploration stored (a counter's 20,000 states)
+	stop := traceStop(opts)
 	for i := range g.Nodes {
+		if stop != nil && i&255 == 0 && stop() {
+			return false
+		}
 		g.Decode(int32(i), locs, vars, z)
 		ok, err := checker.Sat(cond, locs, vars, z)
 		if err != nil {
@@ -111,28 +115,21 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			edges[i] = append(edges[i], e)
 		}
 	}
-	dg := simple.NewDirectedGraph()
-	for i := range g.Nodes {
-		dg.AddNode(simple.Node(i))
-	}
+	adj := make([][]int32, len(g.Nodes))
 	for i, es := range edges {
 		for _, e := range es {
-			if int(e.to) != i && !dg.HasEdgeFromTo(int64(i), int64(e.to)) {
-				dg.SetEdge(simple.Edge{F: simple.Node(i), T: simple.Node(e.to)})
-			}
+			adj[i] = append(adj[i], e.to)
 		}
 	}
-	comp := make([]int, len(g.Nodes))
-	sccs := topo.TarjanSCC(dg)
-	for c, scc := range sccs {
-		for _, v := range scc {
-			comp[v.ID()] = c
-		}
+	comp, count := components(adj)
+	sccs := make([][]int32, count)
+	for v, c := range comp {
+		sccs[c] = append(sccs[c], int32(v))
 	}
 	for c, scc := range sccs {
 		cond := false
 		for _, v := range scc {
-			cond = cond || inCond[v.ID()]
+			cond = cond || inCond[v]
 		}
 		if !cond {
 			continue
@@ -142,8 +139,8 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		nonZero := make([]bool, sys.Dim)
 		internal := false
 		for _, v := range scc {
-			for _, e := range edges[v.ID()] {
-				if comp[e.to] != c {
+			for _, e := range edges[v] {
+				if comp[e.to] != int32(c) {
 					continue
 				}
 				internal = true
@@ -179,24 +176,24 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			if tried == maxCyclesTried {
 				break
 			}
-			if !inCond[v.ID()] {
+			if !inCond[v] {
 				continue
 			}
 			tried++
 			// the shortest cycle from v back to v inside the component
-			from := map[int32]int32{int32(v.ID()): -1} // node -> the edge (index into via) that reached it
+			from := map[int32]int32{v: -1} // node -> the edge (index into via) that reached it
 			type step struct{ node, edge int32 }
 			var via []step
-			queue := []int32{int32(v.ID())}
+			queue := []int32{v}
 			var cycle []step
 			for len(queue) > 0 && cycle == nil {
 				u := queue[0]
 				queue = queue[1:]
 				for k, e := range edges[u] {
-					if comp[e.to] != c {
+					if comp[e.to] != int32(c) {
 						continue
 					}
-					if e.to == int32(v.ID()) {
+					if e.to == v {
 						// unwind: the edges from v to u, then this one
 						cycle = []step{{u, int32(k)}}
 						for at := from[u]; at >= 0; at = from[via[at].node] {
@@ -222,11 +219,14 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				}
 				w = append(w, m)
 			}
-			prefix, err := g.PathMoves(int32(v.ID()))
+			prefix, err := g.PathMoves(v)
 			if err != nil {
 				return false
 			}
-			if repeatsWithTime(sys, opts.From, prefix, w) {
+			if stop != nil && stop() {
+				return false
+			}
+			if repeatsWithTime(sys, opts.From, prefix, w, stop) {
 				return true
 			}
 		}
@@ -271,8 +271,8 @@ const maxCyclesTried = 4
 // for P = 1, 2, 4, ..., 2^20 and 1/2, 1/4, ..., 1/64. The run found is
 // replayed by Replay before it counts. The condition is not necessary
 // (another cycle, prefix or period may repeat), so false only keeps the
-// caller's bound doubling.
-func repeatsWithTime(sys *zone.System, from *State, prefix, w []zone.Move) bool {
+// caller's bound doubling, as does stop (the check's deadline).
+func repeatsWithTime(sys *zone.System, from *State, prefix, w []zone.Move, stop func() bool) bool {
 	path := make([]zone.Move, 0, len(prefix)+2*len(w))
 	path = append(append(append(path, prefix...), w...), w...)
 	t, entries, err := symbolicPath(sys, from, path)
@@ -325,7 +325,7 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w []zone.Move) bool 
 			return false
 		}
 	}
-	pt, err := newPathTimes(sys, t, entries, t.Zones[n-1], start, L, nil)
+	pt, err := newPathTimes(sys, t, entries, t.Zones[n-1], start, L, stop)
 	if err != nil {
 		return false
 	}
@@ -346,7 +346,10 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w []zone.Move) bool 
 		for j := 0; j <= k; j++ {
 			equal(e+j, s+j, p) // the same delays, each turn P
 		}
-		times, q, err := pt.cs.solve(n+1, L, nil)
+		times, q, err := pt.cs.solve(n+1, L, stop)
+		if errors.Is(err, ErrTraceTime) {
+			return false
+		}
 		if err != nil {
 			continue
 		}

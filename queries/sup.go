@@ -251,7 +251,12 @@ func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool
 	region := opts.From != nil && !opts.From.IsPoint()
 	for i, a := range s.accs {
 		v := a.value(s.kEff[i])
-		v.Approx = approx || region && a.term.Clock > 0
+		// an unbounded clock is unbounded from every valuation of the
+		// region as well: each path of the zone graph built from the
+		// region can be followed from each of them (region equivalence
+		// is a time-abstract bisimulation), and repeatsWithTime starts
+		// at the state's own values
+		v.Approx = approx || region && a.term.Clock > 0 && !v.Inf
 		r.Values = append(r.Values, v)
 	}
 	if opts.NoTrace || approx {

@@ -3,7 +3,9 @@ package queries
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -338,5 +340,99 @@ func TestSolvedTimesFromAGivenState(t *testing.T) {
 	}
 	if traces < 4 {
 		t.Errorf("%d traces compared, want at least 4", traces)
+	}
+}
+
+// TestTimeSystemAgreesWithFloydWarshall checks the solver of
+// concretiseByTimes on random systems of difference constraints over
+// ordered times (T_0 ≤ T_1 ≤ ... as along a run, plus random constraints
+// with strict and non-strict bounds): leastOnGrid finds a solution
+// exactly when Floyd–Warshall finds no negative cycle in the grid's
+// integer system, and its solution is the least one, the one plain
+// Bellman–Ford passes (without the parent graph's early stop) reach.
+func TestTimeSystemAgreesWithFloydWarshall(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	feasible, infeasible := 0, 0
+	for trial := 0; trial < 3000; trial++ {
+		n := 2 + rng.IntN(8)
+		var s timeSystem
+		for i := 0; i+1 < n; i++ {
+			s.order(i, i+1, 0, false)
+		}
+		for k := rng.IntN(3 * n); k > 0; k-- {
+			p, q := rng.IntN(n), rng.IntN(n)
+			if p != q {
+				s.order(p, q, int64(rng.IntN(11)-5), rng.IntN(2) == 0)
+			}
+		}
+		for _, m := range []int64{1, 2, 4} {
+			// Floyd–Warshall on T_p − T_q ≤ w: the edge q → p of weight w
+			const inf = math.MaxInt64 / 4
+			d := make([][]int64, n)
+			for i := range d {
+				d[i] = make([]int64, n)
+				for j := range d[i] {
+					if i != j {
+						d[i][j] = inf
+					}
+				}
+			}
+			for _, c := range s.cons {
+				w := c.c * m
+				if c.strict {
+					w--
+				}
+				d[c.q][c.p] = min(d[c.q][c.p], w)
+			}
+			for k := 0; k < n; k++ {
+				for i := 0; i < n; i++ {
+					for j := 0; j < n; j++ {
+						if d[i][k] < inf && d[k][j] < inf {
+							d[i][j] = min(d[i][j], d[i][k]+d[k][j])
+						}
+					}
+				}
+			}
+			want := true
+			for i := 0; i < n; i++ {
+				want = want && d[i][i] >= 0
+			}
+			times := make([]int64, n)
+			got, err := s.leastOnGrid(times, m, nil)
+			if err != nil {
+				t.Fatalf("trial %d, m %d: %v", trial, m, err)
+			}
+			if got != want {
+				t.Fatalf("trial %d, m %d: solution %v, Floyd–Warshall says %v (%+v)", trial, m, got, want, s.cons)
+			}
+			if !got {
+				infeasible++
+				continue
+			}
+			feasible++
+			// plain Bellman–Ford passes from all zeros reach the least
+			// solution
+			least := make([]int64, n)
+			for changed := true; changed; {
+				changed = false
+				for _, c := range s.cons {
+					w := c.c * m
+					if c.strict {
+						w--
+					}
+					if v := least[c.p] - w; v > least[c.q] {
+						least[c.q], changed = v, true
+					}
+				}
+			}
+			for v := range times {
+				if times[v] != least[v] {
+					t.Fatalf("trial %d, m %d: times %v, the least solution is %v", trial, m, times, least)
+				}
+			}
+		}
+	}
+	if feasible < 500 || infeasible < 500 {
+		t.Errorf("%d feasible and %d infeasible systems: the test covers too few of one kind", feasible, infeasible)
 	}
 }

@@ -355,10 +355,7 @@ func TestTimeSystemAgreesWithFloydWarshall(t *testing.T) {
 	feasible, infeasible := 0, 0
 	for trial := 0; trial < 3000; trial++ {
 		n := 2 + rng.IntN(8)
-		var s timeSystem
-		for i := 0; i+1 < n; i++ {
-			s.order(i, i+1, 0, false)
-		}
+		s := orderedTimes(n)
 		for k := rng.IntN(3 * n); k > 0; k-- {
 			p, q := rng.IntN(n), rng.IntN(n)
 			if p != q {
@@ -366,73 +363,116 @@ func TestTimeSystemAgreesWithFloydWarshall(t *testing.T) {
 			}
 		}
 		for _, m := range []int64{1, 2, 4} {
-			// Floyd–Warshall on T_p − T_q ≤ w: the edge q → p of weight w
-			const inf = math.MaxInt64 / 4
-			d := make([][]int64, n)
-			for i := range d {
-				d[i] = make([]int64, n)
-				for j := range d[i] {
-					if i != j {
-						d[i][j] = inf
-					}
-				}
-			}
-			for _, c := range s.cons {
-				w := c.c * m
-				if c.strict {
-					w--
-				}
-				d[c.q][c.p] = min(d[c.q][c.p], w)
-			}
-			for k := 0; k < n; k++ {
-				for i := 0; i < n; i++ {
-					for j := 0; j < n; j++ {
-						if d[i][k] < inf && d[k][j] < inf {
-							d[i][j] = min(d[i][j], d[i][k]+d[k][j])
-						}
-					}
-				}
-			}
-			want := true
-			for i := 0; i < n; i++ {
-				want = want && d[i][i] >= 0
-			}
-			times := make([]int64, n)
-			got, err := s.leastOnGrid(times, m, nil)
-			if err != nil {
-				t.Fatalf("trial %d, m %d: %v", trial, m, err)
-			}
-			if got != want {
-				t.Fatalf("trial %d, m %d: solution %v, Floyd–Warshall says %v (%+v)", trial, m, got, want, s.cons)
-			}
-			if !got {
+			if checkTimeSystem(t, s, n, m) {
+				feasible++
+			} else {
 				infeasible++
-				continue
-			}
-			feasible++
-			// plain Bellman–Ford passes from all zeros reach the least
-			// solution
-			least := make([]int64, n)
-			for changed := true; changed; {
-				changed = false
-				for _, c := range s.cons {
-					w := c.c * m
-					if c.strict {
-						w--
-					}
-					if v := least[c.p] - w; v > least[c.q] {
-						least[c.q], changed = v, true
-					}
-				}
-			}
-			for v := range times {
-				if times[v] != least[v] {
-					t.Fatalf("trial %d, m %d: times %v, the least solution is %v", trial, m, times, least)
-				}
 			}
 		}
 	}
 	if feasible < 500 || infeasible < 500 {
 		t.Errorf("%d feasible and %d infeasible systems: the test covers too few of one kind", feasible, infeasible)
 	}
+}
+
+// FuzzTimeSystem is TestTimeSystemAgreesWithFloydWarshall on systems read
+// from the fuzzer's bytes: the first gives the number of times, then
+// each three bytes one constraint (the two times, the bound and whether
+// it is strict).
+func FuzzTimeSystem(f *testing.F) {
+	f.Add([]byte{3, 0, 2, 0x83, 2, 0, 0x02})
+	f.Add([]byte{5, 4, 0, 0x85, 0, 4, 0x13, 1, 3, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 {
+			return
+		}
+		n := 2 + int(b[0])%8
+		s := orderedTimes(n)
+		for b = b[1:]; len(b) >= 3; b = b[3:] {
+			p, q := int(b[0])%n, int(b[1])%n
+			if p != q {
+				s.order(p, q, int64(int8(b[2])>>1), b[2]&1 == 1)
+			}
+		}
+		for _, m := range []int64{1, 2, 4, 8} {
+			checkTimeSystem(t, s, n, m)
+		}
+	})
+}
+
+// orderedTimes is a system over n times with T_0 ≤ T_1 ≤ ... ≤ T_{n−1}.
+func orderedTimes(n int) *timeSystem {
+	s := &timeSystem{}
+	for i := 0; i+1 < n; i++ {
+		s.order(i, i+1, 0, false)
+	}
+	return s
+}
+
+// checkTimeSystem checks leastOnGrid on the system s over n times and the
+// grid m against Floyd–Warshall (is there a solution) and plain
+// Bellman–Ford (the least one), and reports whether there is one.
+func checkTimeSystem(t *testing.T, s *timeSystem, n int, m int64) bool {
+	t.Helper()
+	// Floyd–Warshall on T_p − T_q ≤ w: the edge q → p of weight w
+	const inf = math.MaxInt64 / 4
+	d := make([][]int64, n)
+	for i := range d {
+		d[i] = make([]int64, n)
+		for j := range d[i] {
+			if i != j {
+				d[i][j] = inf
+			}
+		}
+	}
+	weight := func(c timeConstraint) int64 {
+		w := c.c * m
+		if c.strict {
+			w--
+		}
+		return w
+	}
+	for _, c := range s.cons {
+		d[c.q][c.p] = min(d[c.q][c.p], weight(c))
+	}
+	for k := 0; k < n; k++ {
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if d[i][k] < inf && d[k][j] < inf {
+					d[i][j] = min(d[i][j], d[i][k]+d[k][j])
+				}
+			}
+		}
+	}
+	want := true
+	for i := 0; i < n; i++ {
+		want = want && d[i][i] >= 0
+	}
+	times := make([]int64, n)
+	got, err := s.leastOnGrid(times, m, nil)
+	if err != nil {
+		t.Fatalf("m %d: %v (%+v)", m, err, s.cons)
+	}
+	if got != want {
+		t.Fatalf("m %d: solution %v, Floyd–Warshall says %v (%+v)", m, got, want, s.cons)
+	}
+	if !got {
+		return false
+	}
+	// plain Bellman–Ford passes from all zeros reach the least solution
+	least := make([]int64, n)
+	for changed := true; changed; {
+		changed = false
+		for _, c := range s.cons {
+			if v := least[c.p] - weight(c); v > least[c.q] {
+				least[c.q], changed = v, true
+			}
+		}
+	}
+	for v := range times {
+		if times[v] != least[v] {
+			t.Fatalf("m %d: times %v, the least solution is %v (%+v)", m, times, least, s.cons)
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
@@ -65,6 +66,10 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	}
 	edges := make([][]edgeInfo, len(g.Nodes))
 	inCond := make([]bool, len(g.Nodes))
+	// idles: time can pass in the node forever (no invariant bounds a
+	// clock above, and no committed or urgent location or urgent
+	// synchronisation stops it)
+	idles := make([]bool, len(g.Nodes))
 	var guards []dbm.Constraint
 	var resets []model.Reset
 	// the search's deadline holds here too: the graph may have as many
@@ -80,6 +85,15 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			return false
 		}
 		inCond[i] = ok
+		delay, err := st.DelayAllowed(locs, vars)
+		if err != nil {
+			return false
+		}
+		inv, _, err := st.Invariant(locs, vars, nil)
+		if err != nil {
+			return false
+		}
+		idles[i] = delay && !slices.ContainsFunc(inv, func(c dbm.Constraint) bool { return c.I != 0 })
 		var moves []zone.Move
 		if err := st.Moves(locs, vars, z, func(m zone.Move) bool {
 			moves = append(moves, append(zone.Move(nil), m...))
@@ -167,72 +181,160 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			}
 		}
 	}
-	// No cycle forces time to pass. Look for one that lets it: a cycle
-	// through a cond-state whose turns can each last the same positive
-	// time forever (repeatsWithTime).
-	for c, scc := range sccs {
-		tried := 0
-		for _, v := range scc {
-			if tried == maxCyclesTried {
-				break
+	// No cycle forces time to pass. Look for a run that lets it pass
+	// forever without resetting x and then reaches a cond-state, still
+	// without resetting x (repeatsWithTime): from an anchor, a cycle
+	// whose turns can each last the same positive time forever, or a
+	// state where time can pass forever, then the shortest way on to a
+	// cond-state. Through each of a few anchors v of a component, it
+	// tries the shortest cycle that starts with each of a few of v's
+	// edges: the shortest cycle alone may be a loop that resets no clock
+	// (seed 434372: a process idling on `L0 -> L0`), which an invariant
+	// elsewhere then caps, where the next edge is the loop that resets
+	// it. Cond-states come first as anchors, then the states that reach
+	// one (seed 435894: time passes forever in L0, and the committed L1
+	// is the condition).
+	type step struct{ node, edge int32 }
+	// reaches: the nodes from which a cond-state is reachable by the
+	// edges that do not reset x
+	reaches := slices.Clone(inCond)
+	{
+		pred := make([][]int32, len(g.Nodes))
+		var queue []int32
+		for a, es := range edges {
+			for _, e := range es {
+				pred[e.to] = append(pred[e.to], int32(a))
 			}
-			if !inCond[v] {
-				continue
+			if inCond[a] {
+				queue = append(queue, int32(a))
 			}
-			tried++
-			// the shortest cycle from v back to v inside the component
-			from := map[int32]int32{v: -1} // node -> the edge (index into via) that reached it
-			type step struct{ node, edge int32 }
-			var via []step
-			queue := []int32{v}
-			var cycle []step
-			for len(queue) > 0 && cycle == nil {
-				u := queue[0]
-				queue = queue[1:]
-				for k, e := range edges[u] {
-					if comp[e.to] != int32(c) {
-						continue
-					}
-					if e.to == v {
-						// unwind: the edges from v to u, then this one
-						cycle = []step{{u, int32(k)}}
-						for at := from[u]; at >= 0; at = from[via[at].node] {
-							cycle = append(cycle, via[at])
-						}
-						break
-					}
-					if _, seen := from[e.to]; !seen {
-						from[e.to] = int32(len(via))
-						via = append(via, step{u, int32(k)})
-						queue = append(queue, e.to)
-					}
+		}
+		for len(queue) > 0 {
+			a := queue[0]
+			queue = queue[1:]
+			for _, b := range pred[a] {
+				if !reaches[b] {
+					reaches[b] = true
+					queue = append(queue, b)
 				}
 			}
-			if cycle == nil {
-				continue
+		}
+	}
+	// shortest returns the edges of a shortest path from u to a node
+	// where done holds, over the edges where keep holds, in order (nil,
+	// true when done(u); false: none)
+	shortest := func(u int32, keep func(e edgeInfo) bool, done func(int32) bool) ([]step, bool) {
+		if done(u) {
+			return nil, true
+		}
+		from := map[int32]step{u: {-1, -1}}
+		queue := []int32{u}
+		for len(queue) > 0 {
+			a := queue[0]
+			queue = queue[1:]
+			for k, e := range edges[a] {
+				if !keep(e) {
+					continue
+				}
+				if _, seen := from[e.to]; seen {
+					continue
+				}
+				from[e.to] = step{a, int32(k)}
+				if done(e.to) {
+					var path []step
+					for at := e.to; at != u; at = from[at].node {
+						path = append(path, from[at])
+					}
+					slices.Reverse(path)
+					return path, true
+				}
+				queue = append(queue, e.to)
 			}
-			w := make([]zone.Move, 0, len(cycle))
-			for k := len(cycle) - 1; k >= 0; k-- {
-				m, err := g.MoveTo(cycle[k].node, edges[cycle[k].node][cycle[k].edge].move)
-				if err != nil {
+		}
+		return nil, false
+	}
+	movesOf := func(path []step) ([]zone.Move, bool) {
+		w := make([]zone.Move, 0, len(path))
+		for _, st := range path {
+			m, err := g.MoveTo(st.node, edges[st.node][st.edge].move)
+			if err != nil {
+				return nil, false
+			}
+			w = append(w, m)
+		}
+		return w, true
+	}
+	isCond := func(v int32) bool { return inCond[v] }
+	anyEdge := func(edgeInfo) bool { return true }
+	budget := maxRunsTried
+	try := func(v int32, cycle []step) bool {
+		if budget == 0 || stop != nil && stop() {
+			return false
+		}
+		budget--
+		out, ok := shortest(v, anyEdge, isCond)
+		if !ok {
+			return false
+		}
+		prefix, err := g.PathMoves(v)
+		if err != nil {
+			return false
+		}
+		w, ok1 := movesOf(cycle)
+		exit, ok2 := movesOf(out)
+		return ok1 && ok2 && repeatsWithTime(sys, opts.From, prefix, w, exit, stop)
+	}
+	for _, condFirst := range []bool{true, false} {
+		for c, scc := range sccs {
+			inC := func(e edgeInfo) bool { return comp[e.to] == int32(c) }
+			nodes := 0
+			for _, v := range scc {
+				if nodes == maxCondNodesTried {
+					break
+				}
+				if budget == 0 {
 					return false
 				}
-				w = append(w, m)
-			}
-			prefix, err := g.PathMoves(v)
-			if err != nil {
-				return false
-			}
-			if stop != nil && stop() {
-				return false
-			}
-			if repeatsWithTime(sys, opts.From, prefix, w, stop) {
-				return true
+				if inCond[v] != condFirst || !reaches[v] {
+					continue
+				}
+				nodes++
+				if idles[v] && try(v, nil) {
+					return true
+				}
+				tried := 0
+				for k, e0 := range edges[v] {
+					if tried == maxCyclesTried {
+						break
+					}
+					if !inC(e0) {
+						continue
+					}
+					rest, ok := shortest(e0.to, inC, func(a int32) bool { return a == v })
+					if !ok {
+						continue
+					}
+					tried++
+					if try(v, append([]step{{v, int32(k)}}, rest...)) {
+						return true
+					}
+				}
 			}
 		}
 	}
 	return false
 }
+
+// maxCondNodesTried, maxCyclesTried and maxRunsTried bound the runs
+// repeatsWithTime is tried on: through so many anchors of a component,
+// the shortest cycle starting with each of so many of their edges, and
+// so many runs in all (each builds the exact zones of its path, which
+// may be as long as the graph is deep).
+const (
+	maxCondNodesTried = 4
+	maxCyclesTried    = 8
+	maxRunsTried      = 64
+)
 
 // lcm64 is the least common multiple of two positive numbers.
 func lcm64(a, b int64) int64 {
@@ -243,38 +345,41 @@ func lcm64(a, b int64) int64 {
 	return a / g * b
 }
 
-// maxCyclesTried bounds the cycles repeatsWithTime is tried on, per
-// component.
-const maxCyclesTried = 4
-
-// repeatsWithTime reports whether the path prefix (from the initial state,
-// or from the state from: its valuation itself, which can follow every
-// path of the zone graph built from its region, as concretiseFrom argues)
-// followed by the cycle w (back to the same symbolic state) has a
-// concrete run whose turn of w can be repeated forever, each turn lasting
-// the same time P > 0: a sufficient condition for a clock that w never
-// resets to grow without bound along a run that keeps visiting the cycle's
-// states.
+// repeatsWithTime reports whether a run can let time pass forever without
+// resetting the clocks that it lets grow, and then take the path exit: a
+// sufficient condition for a clock that neither w nor exit resets to
+// take arbitrarily large values in exit's last state. The run follows
+// prefix (from the initial state, or from the state from: its valuation
+// itself, which can follow every path of the zone graph built from its
+// region, as concretiseFrom argues), then turns the cycle w (back to the
+// same symbolic state) forever, each turn lasting the same time P > 0, or,
+// when w is empty, waits in prefix's last state, where time can pass
+// forever; and after any number of turns, or any delay, it can take exit.
 //
-// Such a run exists when (1) every clock that w does not reset is bounded
-// only from below on w (no guard, negated guard or invariant of w bounds
-// it above, alone or against another clock), and (2) a run along prefix,
-// w, w turns w twice with the same delays, each turn taking P. The
-// clocks w resets then enter the second turn with the values that the
-// delays after their last reset in the first turn give them, so they
-// enter the third with the same values (the second turn's delays are the
-// same), and every further turn repeats the second on them, at every
-// step; the other clocks only grow, which only lower bounds constrain: by
-// induction, each turn is a run. (2) is a system of difference
-// constraints over the run's times for each P (pathTimes, with T_{e+j} −
-// T_{s+j} = P for the j-th state of the turns entered at s and e), tried
-// for P = 1, 2, 4, ..., 2^20 and 1/2, 1/4, ..., 1/64. The run found is
-// replayed by Replay before it counts. The condition is not necessary
-// (another cycle, prefix or period may repeat), so false only keeps the
-// caller's bound doubling, as does stop (the check's deadline).
-func repeatsWithTime(sys *zone.System, from *State, prefix, w []zone.Move, stop func() bool) bool {
-	path := make([]zone.Move, 0, len(prefix)+2*len(w))
-	path = append(append(append(path, prefix...), w...), w...)
+// Such a run exists when (1) every clock that w does not reset (every
+// clock, when w is empty) is bounded only from below on w (no guard,
+// negated guard or invariant of w bounds it above, alone or against
+// another clock; with w empty, the state's invariant bounds no clock
+// above) and on exit until exit resets it (invariants of exit's states
+// included, its last state's too), and (2) a run along prefix, w, w, exit
+// turns w twice with the same delays, each turn taking P (with w empty: a
+// run along prefix, exit). The clocks w resets then enter the second
+// turn with the values that the delays after their last reset in the
+// first turn give them, so they enter the third with the same values (the
+// second turn's delays are the same), and every further turn repeats the
+// second on them, at every step; the other clocks only grow, which only
+// lower bounds constrain: by induction, each turn is a run, and so is exit
+// after any number of turns (after any longer delay, with w empty). (2)
+// is a system of difference constraints over the run's times for each P
+// (pathTimes, with T_{e+j} − T_{s+j} = P for the j-th state of the turns
+// entered at s and e), tried for P = 1, 2, 4, ..., 2^20 and 1/2, 1/4, ...,
+// 1/64. The run found is replayed by Replay before it counts. The
+// condition is not necessary (another cycle, prefix, exit or period may
+// do), so false only keeps the caller's bound doubling, as does stop (the
+// check's deadline).
+func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move, stop func() bool) bool {
+	path := make([]zone.Move, 0, len(prefix)+2*len(w)+len(exit))
+	path = append(append(append(append(path, prefix...), w...), w...), exit...)
 	t, entries, err := symbolicPath(sys, from, path)
 	if err != nil {
 		return false
@@ -282,13 +387,22 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w []zone.Move, stop 
 	k := len(w)
 	s := len(prefix) // the state entering the first turn
 	e := s + k       // the state entering the second
+	f := e + k       // the state exit starts from
 	n := len(t.Moves)
-	// (1): the clocks w resets, and no upper bound on the others
 	st := zone.NewStepper(sys)
 	dl := make([]int32, sys.NProcs)
 	dv := make([]int32, sys.NVars)
+	// (1): the clocks w resets, and no upper bound on the others on w
+	// and on exit until exit resets them
 	reset := make([]bool, sys.Dim)
-	var bounds []dbm.Constraint
+	bounded := func(cs []dbm.Constraint) bool {
+		return slices.ContainsFunc(cs, func(c dbm.Constraint) bool { return c.I != 0 && !reset[c.I] })
+	}
+	invariant := func(i int) ([]dbm.Constraint, bool) {
+		inv, _, err := st.Invariant(t.Locs[i], t.Vars[i], nil)
+		return inv, err == nil
+	}
+	var onW []dbm.Constraint
 	for j := 0; j < k; j++ {
 		guards, resets, err := st.Effect(t.Locs[s+j], t.Vars[s+j], t.Moves[s+j+1], dl, dv, nil, nil)
 		if err != nil {
@@ -297,16 +411,37 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w []zone.Move, stop 
 		for _, r := range resets {
 			reset[r.Clock] = true
 		}
-		inv, _, err := st.Invariant(t.Locs[s+j], t.Vars[s+j], nil)
-		if err != nil {
+		inv, ok := invariant(s + j)
+		if !ok {
 			return false
 		}
-		bounds = append(append(bounds, guards...), inv...)
+		onW = append(append(onW, guards...), inv...)
 	}
-	for _, c := range bounds {
-		// x_I − x_J ≺ c bounds x_I above
-		if c.I != 0 && !reset[c.I] {
+	if k == 0 {
+		// time passes forever in state s itself
+		inv, ok := invariant(s)
+		if !ok || t.Zones[s].Equal(entries[s]) {
 			return false
+		}
+		onW = inv
+	}
+	if bounded(onW) {
+		return false
+	}
+	for i := f; i < n; i++ {
+		inv, ok := invariant(i)
+		if !ok || bounded(inv) {
+			return false
+		}
+		if i == n-1 {
+			break
+		}
+		guards, resets, err := st.Effect(t.Locs[i], t.Vars[i], t.Moves[i+1], dl, dv, nil, nil)
+		if err != nil || bounded(guards) {
+			return false
+		}
+		for _, r := range resets {
+			reset[r.Clock] = true
 		}
 	}
 	// (2), for each P in units of 1/64 (and of the start's denominators)
@@ -343,7 +478,10 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w []zone.Move, stop 
 	}
 	for _, p := range periods {
 		pt.cs.cons = pt.cs.cons[:base]
-		for j := 0; j <= k; j++ {
+		if k == 0 {
+			pt.cs.order(s, s+1, -p, false) // a delay of P or more in state s
+		}
+		for j := 0; k > 0 && j <= k; j++ {
 			equal(e+j, s+j, p) // the same delays, each turn P
 		}
 		times, q, err := pt.cs.solve(n+1, L, stop)

@@ -135,8 +135,16 @@ func newPathTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM,
 		zoneAt(entries[i], i)
 		// the move out of state i, or the final valuation, at T_{i+1}
 		cs.order(i, i+1, 0, false) // T_i − T_{i+1} ≤ 0
-		if t.Zones[i].Equal(entries[i]) {
-			// time cannot pass in state i (see concretise)
+		delay, err := st.DelayAllowed(t.Locs[i], t.Vars[i])
+		if err != nil {
+			return nil, err
+		}
+		if !delay {
+			// a committed or urgent location, or an urgent
+			// synchronisation: time cannot pass in state i. (Where the
+			// zone merely equals the entry zone, time can pass inside
+			// it: x < 1 entered at x ∈ [0, 1); repeatsWithTime needs
+			// that delay.)
 			cs.order(i+1, i, 0, false)
 		}
 		if i == n-1 {

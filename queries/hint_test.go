@@ -16,6 +16,10 @@ func TestOrderHintThresholds(t *testing.T) {
 	res := func(name string, explored, stored int64) *Result {
 		return &Result{Query: &Query{Name: name, Src: "A[] p"}, Stats: zone.Stats{Explored: explored, Stored: stored}}
 	}
+	rounds := func(r *Result, n int) *Result {
+		r.Rounds = n
+		return r
+	}
 	for _, tc := range []struct {
 		name  string
 		order zone.Order
@@ -33,6 +37,10 @@ func TestOrderHintThresholds(t *testing.T) {
 		{"topological", zone.Topological, []*Result{res("q", 320068, 989)}, ""},
 		{"the worst of two", zone.BFS, []*Result{res("a", 40000, 10000), res("b", 40000, 100)}, "b"},
 		{"a formula", zone.BFS, []*Result{res("", 320068, 989)}, "A[] p"},
+		// a sup whose bound doubled 15 times: 21,335 states per
+		// exploration for 20,002 stored is no waste
+		{"doubling sup", zone.BFS, []*Result{rounds(res("s", 320032, 20002), 15)}, ""},
+		{"doubling sup that wastes", zone.BFS, []*Result{rounds(res("s", 524325, 1), 19)}, "s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := OrderHint(tc.rs, tc.order)

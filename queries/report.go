@@ -451,11 +451,13 @@ func OrderHint(results []*Result, order zone.Order) string {
 		return ""
 	}
 	var worst *Result
+	var worstExplored int64
 	for _, r := range results {
 		s := r.Stats
-		if Wastes(s.Explored, s.Stored) &&
-			(worst == nil || WastesMore(s.Explored, s.Stored, worst.Stats.Explored, worst.Stats.Stored)) {
-			worst = r
+		e := PerExploration(s.Explored, r.Rounds)
+		if Wastes(e, s.Stored) &&
+			(worst == nil || WastesMore(e, s.Stored, worstExplored, worst.Stats.Stored)) {
+			worst, worstExplored = r, e
 		}
 	}
 	if worst == nil {
@@ -465,6 +467,25 @@ func OrderHint(results []*Result, order zone.Order) string {
 	if name == "" {
 		name = worst.Query.Src
 	}
-	return fmt.Sprintf("hint: %s: breadth first explored %d states for %d stored (zones found later replaced expanded ones); --order topological, ranked or dfs %s",
-		name, worst.Stats.Explored, worst.Stats.Stored, OrderAdvice)
+	return fmt.Sprintf("hint: %s: breadth first explored %s for %d stored (zones found later replaced expanded ones); --order topological, ranked or dfs %s",
+		name, ExploredStates(worst.Stats.Explored, worst.Rounds), worst.Stats.Stored, OrderAdvice)
+}
+
+// PerExploration is the number of states explored per exploration of a
+// check that explored explored states in explorations explorations (a
+// sup that doubles its bound explores again each time, and its statistics
+// add the explorations up while the states stored are the last one's): the
+// figure the order hints judge, so that doubling alone does not look like
+// breadth first's waste.
+func PerExploration(explored int64, explorations int) int64 {
+	return explored / int64(max(explorations, 1))
+}
+
+// ExploredStates says how many states a check explored, per exploration
+// where it made more than one.
+func ExploredStates(explored int64, explorations int) string {
+	if explorations > 1 {
+		return fmt.Sprintf("%d states per exploration (%d explorations)", PerExploration(explored, explorations), explorations)
+	}
+	return fmt.Sprintf("%d states", explored)
 }

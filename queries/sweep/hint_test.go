@@ -16,6 +16,10 @@ func TestOrderHintNamesTheWorstPoint(t *testing.T) {
 	q := func(name string, explored, stored int64) QueryResult {
 		return QueryResult{Query: name, Explored: explored, Stored: stored}
 	}
+	explorations := func(r QueryResult, n int) QueryResult {
+		r.Explorations = n
+		return r
+	}
 	fddi := []*PointResult{
 		point(10, q("token-held", 10219, 459), q("no-deadlock", 459, 459)),
 		point(11, q("token-held", 20260, 549)),
@@ -32,6 +36,9 @@ func TestOrderHintNamesTheWorstPoint(t *testing.T) {
 		{"no order in the header", fddi, "", "hint: N=12, token-held:"},
 		{"another order", fddi, "topological", ""},
 		{"no waste", []*PointResult{point(9, q("mutex", 447598, 260998)), point(8, q("small", 9999, 10))}, "bfs", ""},
+		{"a doubling sup", []*PointResult{point(7, explorations(q("sup", 320032, 20002), 15))}, "bfs", ""},
+		{"a doubling sup that wastes", []*PointResult{point(7, explorations(q("sup", 524325, 1), 19))}, "bfs",
+			"hint: N=7, sup: breadth first explored 27596 states per exploration (19 explorations) for 1 stored"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := OrderHint(tc.all, tc.order)

@@ -318,18 +318,20 @@ func OrderHint(all []*PointResult, order string) string {
 	}
 	var worstPoint *PointResult
 	var worst *QueryResult
+	var worstExplored int64
 	for _, p := range all {
 		for i := range p.Queries {
 			q := &p.Queries[i]
-			if queries.Wastes(q.Explored, q.Stored) &&
-				(worst == nil || queries.WastesMore(q.Explored, q.Stored, worst.Explored, worst.Stored)) {
-				worstPoint, worst = p, q
+			e := queries.PerExploration(q.Explored, q.Explorations)
+			if queries.Wastes(e, q.Stored) &&
+				(worst == nil || queries.WastesMore(e, q.Stored, worstExplored, worst.Stored)) {
+				worstPoint, worst, worstExplored = p, q, e
 			}
 		}
 	}
 	if worst == nil {
 		return ""
 	}
-	return fmt.Sprintf("hint: %s, %s: breadth first explored %d states for %d stored (zones found later replaced expanded ones); --order topological, ranked or dfs (order: in a sweep file) %s",
-		worstPoint.Key(), worst.Query, worst.Explored, worst.Stored, queries.OrderAdvice)
+	return fmt.Sprintf("hint: %s, %s: breadth first explored %s for %d stored (zones found later replaced expanded ones); --order topological, ranked or dfs (order: in a sweep file) %s",
+		worstPoint.Key(), worst.Query, queries.ExploredStates(worst.Explored, worst.Explorations), worst.Stored, queries.OrderAdvice)
 }

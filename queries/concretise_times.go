@@ -72,9 +72,9 @@ func concretiseByTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm
 type pathTimes struct {
 	cs timeSystem
 	L  int64 // constants are whole numbers of 1/L
-	// origins[i][x], offsets[i][x]: in state i, clock x is
-	// T − T_origins[i][x] + offsets[i][x]/L (x > 0); index n−1+1 = n is
-	// not kept: the final valuation is in state n−1
+	// origins[i][x], offsets[i][x]: in state i (the final valuation is
+	// in the last state), clock x > 0 is T − T_origins[i][x] +
+	// offsets[i][x]/L
 	origins [][]int
 	offsets [][]int64
 }

@@ -394,7 +394,6 @@ func (lg *livenessGraph) leadsToViolation(p, q, notQ *model.Formula) (*lasso, er
 		}
 	}
 	bad := make([]bool, n)
-	var queue []int32
 	for i := range lg.g.Nodes {
 		if !in[i] {
 			continue
@@ -405,21 +404,9 @@ func (lg *livenessGraph) leadsToViolation(p, q, notQ *model.Formula) (*lasso, er
 				return nil, err
 			}
 		}
-		if target {
-			bad[i] = true
-			queue = append(queue, int32(i))
-		}
+		bad[i] = target
 	}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		for _, pr := range preds[cur] {
-			if !bad[pr] {
-				bad[pr] = true
-				queue = append(queue, pr)
-			}
-		}
-	}
+	markPredecessors(preds, bad)
 	// the first reachable node (breadth-first order) with p, not q, bad
 	for i := range lg.g.Nodes {
 		if !bad[i] {

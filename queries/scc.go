@@ -70,3 +70,25 @@ func components(adj [][]int32) (comp []int32, count int) {
 	}
 	return comp, count
 }
+
+// markPredecessors extends marked to every node from which a marked node
+// is reachable, where pred[v] lists v's predecessors (breadth first,
+// backwards from the nodes marked on entry).
+func markPredecessors(pred [][]int32, marked []bool) {
+	var queue []int32
+	for v, m := range marked {
+		if m {
+			queue = append(queue, int32(v))
+		}
+	}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, u := range pred[v] {
+			if !marked[u] {
+				marked[u] = true
+				queue = append(queue, u)
+			}
+		}
+	}
+}

@@ -198,28 +198,13 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	// reaches: the nodes from which a cond-state is reachable by the
 	// edges that do not reset x
 	reaches := slices.Clone(inCond)
-	{
-		pred := make([][]int32, len(g.Nodes))
-		var queue []int32
-		for a, es := range edges {
-			for _, e := range es {
-				pred[e.to] = append(pred[e.to], int32(a))
-			}
-			if inCond[a] {
-				queue = append(queue, int32(a))
-			}
-		}
-		for len(queue) > 0 {
-			a := queue[0]
-			queue = queue[1:]
-			for _, b := range pred[a] {
-				if !reaches[b] {
-					reaches[b] = true
-					queue = append(queue, b)
-				}
-			}
+	pred := make([][]int32, len(g.Nodes))
+	for a, es := range edges {
+		for _, e := range es {
+			pred[e.to] = append(pred[e.to], int32(a))
 		}
 	}
+	markPredecessors(pred, reaches)
 	// shortest returns the edges of a shortest path from u to a node
 	// where done holds, over the edges where keep holds, in order (nil,
 	// true when done(u); false: none)

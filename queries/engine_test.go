@@ -2,7 +2,9 @@ package queries
 
 import (
 	"fmt"
+	"math/big"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -436,5 +438,48 @@ func TestSupGrowsForeverFromAState(t *testing.T) {
 		if c.inf && r.Rounds > 2 {
 			t.Errorf("within %d: %d explorations: the bound was doubled (took %v)", c.within, r.Rounds, time.Since(start))
 		}
+	}
+}
+
+// TestSupInfWitnessIsACycle checks the witness of an infinite sup found by
+// the second cycle test (queries/unbounded.go, repeatsWithTime): the run
+// to the cycle and one turn of it, marked as a cycle the run can repeat
+// forever (Trace.Cycle), in which the clock grows (by the turn's period);
+// Check has replayed it.
+func TestSupInfWitnessIsACycle(t *testing.T) {
+	for _, c := range []struct {
+		path, clock string
+		period      string // the turn's duration
+	}{
+		{"testdata/sup/sup-short-period.yaml", "t", "1/2"},
+		{"testdata/sup/sup-committed-loop.yaml", "t", "1"},
+		{"testdata/sup/sup-cycle-not-shortest.yaml", "t", "1"},
+		{"testdata/sup/sup-time-may-pass.yaml", "x0", "1"},
+	} {
+		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			f, net := loadModel(t, c.path, nil)
+			qs, err := FromFile(net, f, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Check(zone.NewSystem(net), qs[:1], Options{Workers: 1})[0]
+			if len(r.Values) != 1 || !r.Values[0].Inf {
+				t.Fatalf("got %v %v, want inf", r.Verdict, r.Values)
+			}
+			tr := r.Trace
+			if tr == nil || tr.Cycle == 0 {
+				t.Fatalf("witness %+v (%v): want a cycle", tr, r.TraceErr)
+			}
+			// net.Clocks[0] is the reference clock, as in the valuations
+			x := slices.IndexFunc(net.Clocks, func(cl model.Clock) bool { return cl.Name == c.clock })
+			if x <= 0 {
+				t.Fatalf("no clock %s", c.clock)
+			}
+			from := tr.Clocks[len(tr.Moves)-1-tr.Cycle][x]
+			grown := new(big.Rat).SetFrac64(tr.Final[x]-from, tr.Den)
+			if grown.Cmp(rat(c.period)) != 0 {
+				t.Errorf("%s grows by %s a turn, want %s", c.clock, grown, c.period)
+			}
+		})
 	}
 }

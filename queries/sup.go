@@ -21,6 +21,10 @@ type supAcc struct {
 	// realInf: a state was seen where the clock grows without bound for
 	// real (see checkSup).
 	realInf bool
+	// lasso, when the second cycle test found realInf, is the run to a
+	// cycle and one turn of it, which the run can repeat forever, the
+	// clock growing each turn (repeatsWithTime): the witness of inf.
+	lasso *Trace
 	// parent and move lead to the best state; the path is recovered once
 	// at the end (System.PathMoves), not at every improvement.
 	parent zone.Node
@@ -130,10 +134,14 @@ func (s *supState) merge(w *supState) {
 			better = b.data < a.data
 		}
 		realInf := a.realInf || b.realInf
+		lasso := a.lasso
+		if lasso == nil {
+			lasso = b.lasso
+		}
 		if better {
 			*a = *b
 		}
-		a.realInf = realInf
+		a.realInf, a.lasso = realInf, lasso
 	}
 }
 
@@ -209,7 +217,7 @@ func (s *supState) detectUnbounded(sys *zone.System, opts Options, stored int64)
 	s.cycleChecked = true
 	for i, a := range s.accs {
 		if a.term.Clock > 0 && a.seen && !a.realInf && a.bound > dbm.LE(s.kEff[i]) {
-			if growsForever(sys, s.cond, a.term.Clock, opts, max(4*stored, 100000)) {
+			if growsForever(sys, s.cond, a.term.Clock, opts, max(4*stored, 100000), &a.lasso) {
 				a.realInf = true
 			}
 		}
@@ -268,6 +276,11 @@ func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool
 	for i, a := range s.accs {
 		if !a.seen || r.Values[i].Approx {
 			continue
+		}
+		if r.Values[i].Inf && a.lasso != nil && replayTrace(sys.Net, a.lasso, s.cond) == nil {
+			// a cycle that repeats forever, the clock growing each turn
+			r.Trace = a.lasso
+			return
 		}
 		moves, err := pathMoves(sys, a.parent, a.move)
 		if err != nil {

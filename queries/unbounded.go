@@ -33,7 +33,7 @@ import (
 // abstracted away entirely), with at most maxStates states; false when it
 // is larger, when neither condition holds, or on a model error (the
 // caller then keeps doubling the bound, which is sound either way).
-func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, maxStates int64) bool {
+func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, maxStates int64, witness **Trace) bool {
 	xp, err := extrapolationFor(sys, nil, opts, true)
 	if err != nil {
 		return false
@@ -267,7 +267,19 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 		w, ok1 := movesOf(cycle)
 		exit, ok2 := movesOf(out)
-		return ok1 && ok2 && repeatsWithTime(sys, opts.From, prefix, w, exit, stop)
+		if !ok1 || !ok2 {
+			return false
+		}
+		run := repeatsWithTime(sys, opts.From, prefix, w, exit, stop)
+		if run == nil {
+			return false
+		}
+		if witness != nil && len(w) > 0 && len(exit) == 0 {
+			// the run to the cycle and one turn of it, which the run
+			// can repeat forever: the witness of the sup's inf
+			*witness = run.upTo(len(prefix)+len(w), len(w))
+		}
+		return true
 	}
 	for _, condFirst := range []bool{true, false} {
 		for c, scc := range sccs {
@@ -321,6 +333,23 @@ const (
 	maxRunsTried      = 64
 )
 
+// upTo returns the run t up to its state last (its final valuation that
+// state's entry valuation, no final delay), with its last cycle moves
+// marked as a cycle the run can repeat forever.
+func (t *Trace) upTo(last, cycle int) *Trace {
+	u := *t
+	u.Moves = t.Moves[:last+1]
+	u.Locs = t.Locs[:last+1]
+	u.Vars = t.Vars[:last+1]
+	u.Zones = t.Zones[:last+1]
+	u.Delays = t.Delays[:last+1]
+	u.Clocks = t.Clocks[:last+1]
+	u.FinalDelay = 0
+	u.Final = slices.Clone(t.Clocks[last])
+	u.Cycle = cycle
+	return &u
+}
+
 // lcm64 is the least common multiple of two positive numbers.
 func lcm64(a, b int64) int64 {
 	g, h := a, b
@@ -360,14 +389,14 @@ func lcm64(a, b int64) int64 {
 // entered at s and e), tried for P = 1, 2, 4, ..., 2^20 and 1/2, 1/4, ...,
 // 1/64. The run found is replayed by Replay before it counts. The
 // condition is not necessary (another cycle, prefix, exit or period may
-// do), so false only keeps the caller's bound doubling, as does stop (the
-// check's deadline).
-func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move, stop func() bool) bool {
+// do), so nil (no run found) only keeps the caller's bound doubling, as
+// does stop (the check's deadline). It returns the run found, replayed.
+func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move, stop func() bool) *Trace {
 	path := make([]zone.Move, 0, len(prefix)+2*len(w)+len(exit))
 	path = append(append(append(append(path, prefix...), w...), w...), exit...)
 	t, entries, err := symbolicPath(sys, from, path)
 	if err != nil {
-		return false
+		return nil
 	}
 	k := len(w)
 	s := len(prefix) // the state entering the first turn
@@ -391,14 +420,14 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move,
 	for j := 0; j < k; j++ {
 		guards, resets, err := st.Effect(t.Locs[s+j], t.Vars[s+j], t.Moves[s+j+1], dl, dv, nil, nil)
 		if err != nil {
-			return false
+			return nil
 		}
 		for _, r := range resets {
 			reset[r.Clock] = true
 		}
 		inv, ok := invariant(s + j)
 		if !ok {
-			return false
+			return nil
 		}
 		onW = append(append(onW, guards...), inv...)
 	}
@@ -406,24 +435,24 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move,
 		// time passes forever in state s itself
 		inv, ok := invariant(s)
 		if !ok || t.Zones[s].Equal(entries[s]) {
-			return false
+			return nil
 		}
 		onW = inv
 	}
 	if bounded(onW) {
-		return false
+		return nil
 	}
 	for i := f; i < n; i++ {
 		inv, ok := invariant(i)
 		if !ok || bounded(inv) {
-			return false
+			return nil
 		}
 		if i == n-1 {
 			break
 		}
 		guards, resets, err := st.Effect(t.Locs[i], t.Vars[i], t.Moves[i+1], dl, dv, nil, nil)
 		if err != nil || bounded(guards) {
-			return false
+			return nil
 		}
 		for _, r := range resets {
 			reset[r.Clock] = true
@@ -437,17 +466,17 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move,
 		for _, v := range start {
 			d := v.Denom()
 			if !d.IsInt64() || d.Int64() > 1<<10 {
-				return false
+				return nil
 			}
 			L = lcm64(L, d.Int64())
 		}
 		if L > 1<<20 {
-			return false
+			return nil
 		}
 	}
 	pt, err := newPathTimes(sys, t, entries, t.Zones[n-1], start, L, stop)
 	if err != nil {
-		return false
+		return nil
 	}
 	base := len(pt.cs.cons)
 	var periods []int64
@@ -471,7 +500,7 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move,
 		}
 		times, q, err := pt.cs.solve(n+1, L, stop)
 		if errors.Is(err, ErrTraceTime) {
-			return false
+			return nil
 		}
 		if err != nil {
 			continue
@@ -480,7 +509,7 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move,
 		if pt.setRun(&run, entries, t.Zones[n-1], times, q) != nil || replayTrace(sys.Net, &run, nil) != nil {
 			continue
 		}
-		return true
+		return &run
 	}
-	return false
+	return nil
 }

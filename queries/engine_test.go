@@ -445,16 +445,19 @@ func TestSupGrowsForeverFromAState(t *testing.T) {
 // the second cycle test (queries/unbounded.go, repeatsWithTime): the run
 // to the cycle and one turn of it, marked as a cycle the run can repeat
 // forever (Trace.Cycle), in which the clock grows (by the turn's period);
-// Check has replayed it.
+// Check has replayed it. Where the sup is inf because time can pass
+// forever in a state of the condition, the witness ends there and says
+// so (Trace.End).
 func TestSupInfWitnessIsACycle(t *testing.T) {
 	for _, c := range []struct {
 		path, clock string
-		period      string // the turn's duration
+		period      string // the turn's duration ("": no cycle, an End)
 	}{
 		{"testdata/sup/sup-short-period.yaml", "t", "1/2"},
 		{"testdata/sup/sup-committed-loop.yaml", "t", "1"},
 		{"testdata/sup/sup-cycle-not-shortest.yaml", "t", "1"},
 		{"testdata/sup/sup-time-may-pass.yaml", "x0", "1"},
+		{"testdata/sup/sup-idle.yaml", "x", ""},
 	} {
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
 			f, net := loadModel(t, c.path, nil)
@@ -467,6 +470,12 @@ func TestSupInfWitnessIsACycle(t *testing.T) {
 				t.Fatalf("got %v %v, want inf", r.Verdict, r.Values)
 			}
 			tr := r.Trace
+			if c.period == "" {
+				if tr == nil || tr.Cycle != 0 || !strings.HasPrefix(tr.End, "time can pass in this state forever") {
+					t.Fatalf("witness %+v (%v): want one that ends where time passes forever", tr, r.TraceErr)
+				}
+				return
+			}
 			if tr == nil || tr.Cycle == 0 {
 				t.Fatalf("witness %+v (%v): want a cycle", tr, r.TraceErr)
 			}

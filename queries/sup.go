@@ -6,6 +6,7 @@ import (
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
 	"github.com/tcheck/tcheck/zone"
+	"slices"
 )
 
 // maxSupBound caps the doubling of a clock's extrapolation bound.
@@ -288,6 +289,9 @@ func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool
 		} else {
 			r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, s.cond, a.refiner(r.Values[i]), traceStop(opts))
 		}
+		if t := r.Trace; t != nil && r.Values[i].Inf && t.Cycle == 0 && idlesForever(zone.NewStepper(sys), t.Locs[len(t.Locs)-1], t.Vars[len(t.Vars)-1]) {
+			t.End = fmt.Sprintf("time can pass in this state forever, and %s grows with it", a.term.Src)
+		}
 		return
 	}
 }
@@ -418,4 +422,16 @@ func (a *supAcc) refiner(v Value) func(dbm.DBM) bool {
 			return z.Constrain(x, 0, dbm.LT(c+1))
 		}
 	}
+}
+
+// idlesForever reports whether time can pass forever in the discrete
+// state (locs, vars): delay is allowed and no invariant bounds a clock
+// above.
+func idlesForever(st *zone.Stepper, locs, vars []int32) bool {
+	delay, err := st.DelayAllowed(locs, vars)
+	if err != nil || !delay {
+		return false
+	}
+	inv, _, err := st.Invariant(locs, vars, nil)
+	return err == nil && !slices.ContainsFunc(inv, func(c dbm.Constraint) bool { return c.I != 0 })
 }

@@ -85,15 +85,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			return false
 		}
 		inCond[i] = ok
-		delay, err := st.DelayAllowed(locs, vars)
-		if err != nil {
-			return false
-		}
-		inv, _, err := st.Invariant(locs, vars, nil)
-		if err != nil {
-			return false
-		}
-		idles[i] = delay && !slices.ContainsFunc(inv, func(c dbm.Constraint) bool { return c.I != 0 })
+		idles[i] = idlesForever(st, locs, vars)
 		var moves []zone.Move
 		if err := st.Moves(locs, vars, z, func(m zone.Move) bool {
 			moves = append(moves, append(zone.Move(nil), m...))

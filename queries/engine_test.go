@@ -403,7 +403,7 @@ func TestTimeoutBoundsTheWholeCheck(t *testing.T) {
 }
 
 // TestSupGrowsForeverFromAState checks the second cycle test of
-// queries/unbounded.go (repeatsWithTime) from a given state with
+// queries/repeat.go (repeatsWithTime) from a given state with
 // fractional clock values: the run it solves starts at those values, and
 // the loop of sup-short-period.yaml still turns forever (inf, exact: an
 // unbounded clock is unbounded from every valuation of the region), while
@@ -442,7 +442,7 @@ func TestSupGrowsForeverFromAState(t *testing.T) {
 }
 
 // TestSupInfWitnessIsACycle checks the witness of an infinite sup found by
-// the second cycle test (queries/unbounded.go, repeatsWithTime): the run
+// the second cycle test (queries/repeat.go, repeatsWithTime): the run
 // to the cycle and one turn of it, marked as a cycle the run can repeat
 // forever (Trace.Cycle), in which the clock grows (by the turn's period);
 // Check has replayed it. Where the sup is inf because time can pass

@@ -1,0 +1,192 @@
+package queries
+
+import (
+	"errors"
+	"math"
+	"math/big"
+	"slices"
+
+	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// upTo returns the run t up to its state last (its final valuation that
+// state's entry valuation, no final delay), with its last cycle moves
+// marked as a cycle the run can repeat forever.
+func (t *Trace) upTo(last, cycle int) *Trace {
+	u := *t
+	u.Moves = t.Moves[:last+1]
+	u.Locs = t.Locs[:last+1]
+	u.Vars = t.Vars[:last+1]
+	u.Zones = t.Zones[:last+1]
+	u.Delays = t.Delays[:last+1]
+	u.Clocks = t.Clocks[:last+1]
+	u.FinalDelay = 0
+	u.Final = slices.Clone(t.Clocks[last])
+	u.Cycle = cycle
+	return &u
+}
+
+// lcm64 is the least common multiple of two positive numbers.
+func lcm64(a, b int64) int64 {
+	g, h := a, b
+	for h != 0 {
+		g, h = h, g%h
+	}
+	return a / g * b
+}
+
+// repeatsWithTime reports whether a run can let time pass forever without
+// resetting the clocks that it lets grow, and then take the path exit: a
+// sufficient condition for a clock that neither w nor exit resets to
+// take arbitrarily large values in exit's last state. The run follows
+// prefix (from the initial state, or from the state from: its valuation
+// itself, which can follow every path of the zone graph built from its
+// region, as concretiseFrom argues), then turns the cycle w (back to the
+// same symbolic state) forever, each turn lasting the same time P > 0, or,
+// when w is empty, waits in prefix's last state, where time can pass
+// forever; and after any number of turns, or any delay, it can take exit.
+//
+// Such a run exists when (1) every clock that w does not reset (every
+// clock, when w is empty) is bounded only from below on w (no guard,
+// negated guard or invariant of w bounds it above, alone or against
+// another clock; with w empty, the state's invariant bounds no clock
+// above) and on exit until exit resets it (invariants of exit's states
+// included, its last state's too), and (2) a run along prefix, w, w, exit
+// turns w twice with the same delays, each turn taking P (with w empty: a
+// run along prefix, exit). The clocks w resets then enter the second
+// turn with the values that the delays after their last reset in the
+// first turn give them, so they enter the third with the same values (the
+// second turn's delays are the same), and every further turn repeats the
+// second on them, at every step; the other clocks only grow, which only
+// lower bounds constrain: by induction, each turn is a run, and so is exit
+// after any number of turns (after any longer delay, with w empty). (2)
+// is a system of difference constraints over the run's times for each P
+// (pathTimes, with T_{e+j} − T_{s+j} = P for the j-th state of the turns
+// entered at s and e), tried for P = 1, 2, 4, ..., 2^20 and 1/2, 1/4, ...,
+// 1/64. The run found is replayed by Replay before it counts. The
+// condition is not necessary (another cycle, prefix, exit or period may
+// do), so nil (no run found) only keeps the caller's bound doubling, as
+// does stop (the check's deadline). It returns the run found, replayed.
+func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move, stop func() bool) *Trace {
+	path := make([]zone.Move, 0, len(prefix)+2*len(w)+len(exit))
+	path = append(append(append(append(path, prefix...), w...), w...), exit...)
+	t, entries, err := symbolicPath(sys, from, path)
+	if err != nil {
+		return nil
+	}
+	k := len(w)
+	s := len(prefix) // the state entering the first turn
+	e := s + k       // the state entering the second
+	f := e + k       // the state exit starts from
+	n := len(t.Moves)
+	st := zone.NewStepper(sys)
+	dl := make([]int32, sys.NProcs)
+	dv := make([]int32, sys.NVars)
+	// (1): the clocks w resets, and no upper bound on the others on w
+	// and on exit until exit resets them
+	reset := make([]bool, sys.Dim)
+	bounded := func(cs []dbm.Constraint) bool {
+		return slices.ContainsFunc(cs, func(c dbm.Constraint) bool { return c.I != 0 && !reset[c.I] })
+	}
+	invariant := func(i int) ([]dbm.Constraint, bool) {
+		inv, _, err := st.Invariant(t.Locs[i], t.Vars[i], nil)
+		return inv, err == nil
+	}
+	var onW []dbm.Constraint
+	for j := 0; j < k; j++ {
+		guards, resets, err := st.Effect(t.Locs[s+j], t.Vars[s+j], t.Moves[s+j+1], dl, dv, nil, nil)
+		if err != nil {
+			return nil
+		}
+		for _, r := range resets {
+			reset[r.Clock] = true
+		}
+		inv, ok := invariant(s + j)
+		if !ok {
+			return nil
+		}
+		onW = append(append(onW, guards...), inv...)
+	}
+	if k == 0 {
+		// time passes forever in state s itself
+		inv, ok := invariant(s)
+		if !ok || t.Zones[s].Equal(entries[s]) {
+			return nil
+		}
+		onW = inv
+	}
+	if bounded(onW) {
+		return nil
+	}
+	for i := f; i < n; i++ {
+		inv, ok := invariant(i)
+		if !ok || bounded(inv) {
+			return nil
+		}
+		if i == n-1 {
+			break
+		}
+		guards, resets, err := st.Effect(t.Locs[i], t.Vars[i], t.Moves[i+1], dl, dv, nil, nil)
+		if err != nil || bounded(guards) {
+			return nil
+		}
+		for _, r := range resets {
+			reset[r.Clock] = true
+		}
+	}
+	// (2), for each P in units of 1/64 (and of the start's denominators)
+	L := int64(64)
+	var start []*big.Rat
+	if from != nil {
+		start = from.Clocks
+		for _, v := range start {
+			d := v.Denom()
+			if !d.IsInt64() || d.Int64() > 1<<10 {
+				return nil
+			}
+			L = lcm64(L, d.Int64())
+		}
+		if L > 1<<20 {
+			return nil
+		}
+	}
+	pt, err := newPathTimes(sys, t, entries, t.Zones[n-1], start, L, stop)
+	if err != nil {
+		return nil
+	}
+	base := len(pt.cs.cons)
+	var periods []int64
+	for p := L; p <= L<<20 && p <= math.MaxInt32; p *= 2 {
+		periods = append(periods, p)
+	}
+	for p := L / 2; p >= L/64; p /= 2 {
+		periods = append(periods, p)
+	}
+	equal := func(a, b int, c int64) { // T_a − T_b = c
+		pt.cs.order(a, b, c, false)
+		pt.cs.order(b, a, -c, false)
+	}
+	for _, p := range periods {
+		pt.cs.cons = pt.cs.cons[:base]
+		if k == 0 {
+			pt.cs.order(s, s+1, -p, false) // a delay of P or more in state s
+		}
+		for j := 0; k > 0 && j <= k; j++ {
+			equal(e+j, s+j, p) // the same delays, each turn P
+		}
+		times, q, err := pt.cs.solve(n+1, L, stop)
+		if errors.Is(err, ErrTraceTime) {
+			return nil
+		}
+		if err != nil {
+			continue
+		}
+		run := *t
+		if pt.setRun(&run, entries, t.Zones[n-1], times, q) != nil || replayTrace(sys.Net, &run, nil) != nil {
+			continue
+		}
+		return &run
+	}
+	return nil
+}

@@ -108,13 +108,11 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move,
 		}
 		onW = append(append(onW, guards...), inv...)
 	}
-	if k == 0 {
-		// time passes forever in state s itself
-		inv, ok := invariant(s)
-		if !ok || t.Zones[s].Equal(entries[s]) {
-			return nil
-		}
-		onW = inv
+	if k == 0 && !idlesForever(st, t.Locs[s], t.Vars[s]) {
+		// time must pass forever in state s itself (not "the zone
+		// differs from the entry zone": x < 1 entered at x in [0, 1)
+		// lets time pass with both equal)
+		return nil
 	}
 	if bounded(onW) {
 		return nil

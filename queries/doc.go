@@ -20,7 +20,11 @@
 //
 // sup/inf over a clock gives the clock an extra bound K and explores again
 // with 2K while the answer reaches K (supState), so a printed value is
-// exact. E[], A<> and --> are decided on the explicit abstract zone graph
+// exact, unless it sees first that the clock grows forever: a cycle that
+// forces time to pass (growsForever, unbounded.go), or a concrete run
+// that lets it pass forever and then reaches the condition, solved as
+// difference constraints over its times and replayed (repeatsWithTime,
+// repeat.go). E[], A<> and --> are decided on the explicit abstract zone graph
 // (zone.BuildGraph) by strongly connected components (liveness.go).
 //
 // # Traces

@@ -109,7 +109,11 @@ func varValues(net *model.Network, vars, prev []int32) string {
 func WriteTrace(w io.Writer, net *model.Network, t *Trace, indent string) {
 	for i := range t.Moves {
 		if t.Cycle > 0 && i == len(t.Moves)-t.Cycle {
-			fmt.Fprintf(w, "%s-- from here the last %d transitions form a cycle of the zone graph: the run can repeat them forever\n", indent, t.Cycle)
+			if t.Cycle == 1 {
+				fmt.Fprintf(w, "%s-- from here the last transition forms a cycle of the zone graph: the run can repeat it forever\n", indent)
+			} else {
+				fmt.Fprintf(w, "%s-- from here the last %d transitions form a cycle of the zone graph: the run can repeat them forever\n", indent, t.Cycle)
+			}
 		}
 		if i > 0 {
 			if t.Delays[i] != 0 {
@@ -252,7 +256,7 @@ func WriteResult(w io.Writer, net *model.Network, r *Result, withTrace, withStat
 			kind = "trace to the error"
 		}
 		if withTrace {
-			fmt.Fprintf(w, "  %s (%d transitions, concrete, replayed):\n", kind, len(r.Trace.Moves)-1)
+			fmt.Fprintf(w, "  %s (%s, concrete, replayed):\n", kind, Transitions(len(r.Trace.Moves)-1))
 			WriteTrace(w, net, r.Trace, "    ")
 			if r.Err != nil && r.Err.Move != nil {
 				fmt.Fprintf(w, "    then the move that fails:\n")
@@ -261,7 +265,7 @@ func WriteResult(w io.Writer, net *model.Network, r *Result, withTrace, withStat
 				}
 			}
 		} else {
-			fmt.Fprintf(w, "  %s: %d transitions (--trace prints it)\n", kind, len(r.Trace.Moves)-1)
+			fmt.Fprintf(w, "  %s: %s (--trace prints it)\n", kind, Transitions(len(r.Trace.Moves)-1))
 		}
 	} else if r.TraceErr != nil && r.Verdict != Error {
 		fmt.Fprintf(w, "  no trace: %v\n", r.TraceErr)
@@ -488,4 +492,12 @@ func ExploredStates(explored int64, explorations int) string {
 		return fmt.Sprintf("%d states per exploration (%d explorations)", PerExploration(explored, explorations), explorations)
 	}
 	return fmt.Sprintf("%d states", explored)
+}
+
+// Transitions says "1 transition" or "N transitions".
+func Transitions(n int) string {
+	if n == 1 {
+		return "1 transition"
+	}
+	return fmt.Sprintf("%d transitions", n)
 }

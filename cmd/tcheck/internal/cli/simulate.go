@@ -259,7 +259,7 @@ func writeSimText(w io.Writer, m *loadedModel, f *simFlags, o simulate.Options, 
 		v := mon.Verdict()
 		line := "  "
 		if mon.Found != nil {
-			line += fmt.Sprintf("%s in run %d after %d transitions", v, mon.Found.Run, len(mon.Found.Trace.Moves)-1)
+			line += fmt.Sprintf("%s in run %d after %s", v, mon.Found.Run, queries.Transitions(len(mon.Found.Trace.Moves)-1))
 		} else if q.Kind == syntax.QueryAG {
 			line += fmt.Sprintf("unknown: not violated in %d runs", res.Runs)
 		} else {
@@ -282,7 +282,7 @@ func writeSimText(w io.Writer, m *loadedModel, f *simFlags, o simulate.Options, 
 			if v == queries.Violated {
 				kind = "counterexample"
 			}
-			fmt.Fprintf(w, "  %s (%d transitions, concrete, replayed):\n", kind, len(mon.Found.Trace.Moves)-1)
+			fmt.Fprintf(w, "  %s (%s, concrete, replayed):\n", kind, queries.Transitions(len(mon.Found.Trace.Moves)-1))
 			queries.WriteTrace(w, net, mon.Found.Trace, "    ")
 		}
 	}
@@ -292,7 +292,7 @@ func writeSimText(w io.Writer, m *loadedModel, f *simFlags, o simulate.Options, 
 	if o.Until != nil {
 		fmt.Fprintf(w, "until %s\n", o.Until.Src)
 		if res.Until != nil {
-			fmt.Fprintf(w, "  reached in run %d after %d transitions (concrete, replayed):\n", res.Until.Run, len(res.Until.Trace.Moves)-1)
+			fmt.Fprintf(w, "  reached in run %d after %s (concrete, replayed):\n", res.Until.Run, queries.Transitions(len(res.Until.Trace.Moves)-1))
 			queries.WriteTrace(w, net, res.Until.Trace, "    ")
 		} else {
 			fmt.Fprintf(w, "  not reached in %d runs\n", res.Runs)
@@ -300,7 +300,7 @@ func writeSimText(w io.Writer, m *loadedModel, f *simFlags, o simulate.Options, 
 	}
 	if e := res.Error; e != nil {
 		fmt.Fprintf(w, "model error in run %d: %v\n", e.Run, e.Err)
-		fmt.Fprintf(w, "  trace to the error (%d transitions, concrete, replayed):\n", len(e.Trace.Moves)-1)
+		fmt.Fprintf(w, "  trace to the error (%s, concrete, replayed):\n", queries.Transitions(len(e.Trace.Moves)-1))
 		queries.WriteTrace(w, net, e.Trace, "    ")
 		if e.FailMove != nil {
 			fmt.Fprintf(w, "    then the move that fails:\n")
@@ -339,7 +339,7 @@ func simDocument(m *loadedModel, f *simFlags, o simulate.Options, res *simulate.
 			if v == queries.Violated {
 				kind = "counterexample"
 			}
-			s.Notes = append(s.Notes, fmt.Sprintf("%s: %s in run %d (%d transitions, concrete, replayed)", v, kind, mon.Found.Run, len(mon.Found.Trace.Moves)-1))
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: %s in run %d (%s, concrete, replayed)", v, kind, mon.Found.Run, queries.Transitions(len(mon.Found.Trace.Moves)-1)))
 			s.Chart = msc.FromTrace(net, mon.Found.Trace)
 		case q.Kind == syntax.QueryAG:
 			s.Notes = append(s.Notes, fmt.Sprintf("unknown: not violated in %d runs", res.Runs))

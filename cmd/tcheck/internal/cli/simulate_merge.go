@@ -161,7 +161,7 @@ func writeSimMergeText(w io.Writer, m simJSONDoc, shards int) {
 		case r.Run != nil:
 			fmt.Fprintf(w, "%s in run %d", r.Verdict, *r.Run)
 			if r.Trace != nil {
-				fmt.Fprintf(w, " after %d transitions", len(r.Trace.Steps)-1)
+				fmt.Fprintf(w, " after %s", queries.Transitions(len(r.Trace.Steps)-1))
 			}
 		default:
 			fmt.Fprintf(w, "%s: not decided in %d runs", queries.Unknown, m.RunsTried)

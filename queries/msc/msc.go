@@ -231,7 +231,7 @@ func ResultSection(net *model.Network, r *queries.Result) Section {
 		case queries.Error:
 			kind = "trace to the error"
 		}
-		s.Notes = append(s.Notes, fmt.Sprintf("%s: %d transitions, concrete, replayed", kind, len(r.Trace.Moves)-1))
+		s.Notes = append(s.Notes, fmt.Sprintf("%s: %s, concrete, replayed", kind, queries.Transitions(len(r.Trace.Moves)-1)))
 		s.Chart = FromTrace(net, r.Trace)
 		if r.Err != nil {
 			for _, ref := range r.Err.Move {

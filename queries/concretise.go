@@ -198,6 +198,19 @@ func concretiseBackward(sys *zone.System, t *Trace, entries []dbm.DBM, target db
 // valuations) cannot overflow.
 const maxDen = 1 << 30
 
+// denominatorLCM returns the least common multiple of the denominators of
+// the values vs (nil entries left out; 1 when there are none).
+func denominatorLCM(vs []*big.Rat) *big.Int {
+	l := big.NewInt(1)
+	for _, v := range vs {
+		if v != nil {
+			g := new(big.Int).GCD(nil, nil, l, v.Denom())
+			l.Mul(l, new(big.Int).Quo(v.Denom(), g))
+		}
+	}
+	return l
+}
+
 // tooFine reports whether some value's denominator passes maxDen, so that
 // no common denominator of a run holding it is allowed.
 func tooFine(vs []*big.Rat) bool {
@@ -306,13 +319,7 @@ func ratOf(b dbm.Bound) *big.Rat { return big.NewRat(int64(b.Const()), 1) }
 // common denominator of the fixed values (gridPoint), and only then takes
 // the simplest rational of each interval.
 func ratPoint(d dbm.DBM, fixed []*big.Rat) ([]*big.Rat, bool) {
-	l := big.NewInt(1)
-	for _, v := range fixed {
-		if v != nil {
-			g := new(big.Int).GCD(nil, nil, l, v.Denom())
-			l.Mul(l, new(big.Int).Quo(v.Denom(), g))
-		}
-	}
+	l := denominatorLCM(fixed)
 	// Finer grids by powers of two: a feasible system holds a point on
 	// the grid 1/(L·m) for every m ≥ d.Dim (a strict bound c becomes
 	// c − 1/m, and a cycle of at most d.Dim edges loses at most 1), and the

@@ -238,8 +238,9 @@ func BenchmarkConcretiseLongChain(b *testing.B) {
 }
 
 // TestSolvedTimesConcretiseEveryTrace checks concretiseByTimes alone (the
-// step-by-step choice turned off) on every model under testdata/ without
-// stopwatches: the verdicts and values are those of the default, every
+// step-by-step choice turned off) on the models of testdata/semantics,
+// traces and sup and of ../testdata (its top level, uppaal/ and
+// difftest/) without stopwatches: the verdicts and values are those of the default, every
 // trace the default gives exists too, and it replays (Check turns a trace
 // that does not into an error).
 func TestSolvedTimesConcretiseEveryTrace(t *testing.T) {

@@ -45,13 +45,7 @@ import (
 func concretiseByTimes(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, start []*big.Rat, stop func() bool) error {
 	// units: the common denominator L of the start values, so that every
 	// constant of the system is a whole number of 1/L.
-	units := big.NewInt(1)
-	for _, v := range start {
-		if v != nil {
-			g := new(big.Int).GCD(nil, nil, units, v.Denom())
-			units.Mul(units, new(big.Int).Quo(v.Denom(), g))
-		}
-	}
+	units := denominatorLCM(start)
 	if !units.IsInt64() || units.Int64() > 1<<20 {
 		return fmt.Errorf("%w (the start's denominator %s is too large)", ErrNotConcretisable, units)
 	}

@@ -59,9 +59,12 @@ type passedList struct {
 	// needs the one part; nodeGraph.reclaimed). The record stays, for the
 	// paths through it.
 	reclaim bool
-	// to a whole number of cache lines in a passedShard
-	// (TestPassedShardLayout)
-	_ [8]byte
+	// aluWarmup is the eviction tests this list makes with aLU before it
+	// judges their rate (tryALUEviction): aluWarmup for a whole list, its
+	// share for a parallel search's shard. (It takes the 8 bytes that
+	// padded a passedShard to a whole number of cache lines:
+	// TestPassedShardLayout.)
+	aluWarmup int64
 }
 
 // passedScratch is what a passed list's operations write besides the list:
@@ -103,7 +106,7 @@ func newPassedList(dim int, full, hull bool) *passedList {
 // scratch: a parallel search's worker hands its own to the shard it
 // locks (sharedView.lock), newPassedList gives the sequential list one.
 func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall, rangeBytes int, seed maphash.Seed, shard uint64, shardBits uint) *passedList {
-	p := &passedList{dim: dim, hull: hull, seed: seed, full: storesFull(dim, full)}
+	p := &passedList{dim: dim, hull: hull, seed: seed, full: storesFull(dim, full), aluWarmup: max(int64(aluWarmup)>>shardBits, 1)}
 	p.nodes = newNodeStore(dim*dim*4, shard, shardBits)
 	p.keys.layout = segLayout{first: 6, last: 16}
 	p.slots = make([]uint32, 16)

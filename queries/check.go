@@ -359,8 +359,27 @@ func confirmTraces(r *Result) {
 	r.Disputed = r.Verdict
 	r.Verdict = Error
 	r.Trace = nil
+	if errors.Is(r.TraceErr, ErrNotConcretisable) {
+		// nothing reached the replay: the run was not found, which is
+		// the engine's side (or a limit of the arithmetic), not a
+		// disagreement with the replay
+		why := strings.TrimPrefix(r.TraceErr.Error(), ErrNotConcretisable.Error())
+		r.TraceErr = disputedError{fmt.Sprintf("internal error: the engine answers %s, but no concrete run follows its trace%s, so no replay confirms it", r.Disputed, why), r.TraceErr}
+		return
+	}
 	r.TraceErr = fmt.Errorf("%w: the engine answers %s, but no replayed trace confirms it: %w", ErrDisputed, r.Disputed, r.TraceErr)
 }
+
+// disputedError is an ErrDisputed whose message does not say that the
+// replay disagrees, for a verdict whose trace never reached the replay.
+type disputedError struct {
+	msg string
+	err error
+}
+
+func (e disputedError) Error() string        { return e.msg }
+func (e disputedError) Unwrap() error        { return e.err }
+func (e disputedError) Is(target error) bool { return target == ErrDisputed }
 
 // unconfirmed returns the members whose goal an over-approximating
 // exploration reached, or which it ended with a model error, reset for an

@@ -2,6 +2,7 @@ package queries
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -86,6 +87,30 @@ func TestReplayRejectsCorruptedTraces(t *testing.T) {
 				t.Fatalf("Replay: %v, want an error about %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestVerdictWithoutConcreteRunIsAnError proves that a verdict whose
+// symbolic trace has no concrete run is an error too, disputing the
+// engine's answer, and that its message says why no run was found
+// rather than that the replay disagrees: the replay never saw a run.
+func TestVerdictWithoutConcreteRunIsAnError(t *testing.T) {
+	r := &Result{Verdict: Satisfied, TraceErr: fmt.Errorf("%w (the common denominator 2^31 is too large)", ErrNotConcretisable)}
+	confirmTraces(r)
+	if r.Verdict != Error || r.Disputed != Satisfied || r.Trace != nil {
+		t.Fatalf("got %v (disputed %v), want error disputing satisfied", r.Verdict, r.Disputed)
+	}
+	if !errors.Is(r.TraceErr, ErrDisputed) || !errors.Is(r.TraceErr, ErrNotConcretisable) {
+		t.Fatalf("TraceErr = %v: want both ErrDisputed and ErrNotConcretisable", r.TraceErr)
+	}
+	msg := r.TraceErr.Error()
+	for _, want := range []string{"internal error", "answers satisfied", "no concrete run follows its trace (the common denominator 2^31 is too large)"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("TraceErr = %q, want %q in it", msg, want)
+		}
+	}
+	if strings.Contains(msg, "replay disagree") {
+		t.Errorf("TraceErr = %q blames the replay", msg)
 	}
 }
 

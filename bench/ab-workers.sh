@@ -1,41 +1,73 @@
 #!/usr/bin/env bash
-# A/B comparison of tcheck binaries at one and two workers, interleaved so
-# that a noisy (virtual) machine's drift falls on both alike:
+# A/B comparison of tcheck binaries at several worker counts, interleaved
+# so that a noisy (virtual) machine's drift falls on all alike:
 #
 #   ROUNDS=3 bench/ab-workers.sh /tmp/tcheck-old ./tcheck
 #   ORDER=topological bench/ab-workers.sh ./tcheck   # another --order (default bfs)
+#   WORKERS="1 16" bench/ab-workers.sh ./tcheck      # other worker counts (default "1 2")
+#   MODELS=large bench/ab-workers.sh ./tcheck        # also Fischer 11 (MODELS is a prefix, as in workers.sh)
 #
-# Each round runs every model with each binary at --workers 1 and 2 and
+# Each round runs every model with each binary at each worker count and
 # prints one line per run: round, model, binary, workers, wall seconds,
 # user seconds, and the machine's idle time in clock ticks (USER_HZ,
-# usually 100 a second) over the run, from /proc/stat: a search that keeps
-# both cores busy leaves next to none, one whose workers park on locks
-# leaves some (docs/results.md, "Spinning shard locks").
+# usually 100 a second per CPU) over the run, from /proc/stat: a search
+# that keeps the cores busy leaves next to none, one whose workers park
+# on locks leaves some (docs/results.md, "Spinning shard locks"). At the
+# end, for each model, binary and worker count above the first, the
+# speedup of each round over the same round's run at the first count,
+# smallest to largest, and their median. Times come from bash's own
+# `time`, so the script needs no /usr/bin/time (the 16-core machines lent
+# for measurements have none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
 ORDER=${ORDER:-bfs}
+WORKERS=${WORKERS:-1 2}
 [ $# -ge 1 ] || { echo "usage: bench/ab-workers.sh BINARY..." >&2; exit 2; }
 models=(
   "fischer-10|testdata/fischer.yaml|--set N=10 -q mutex"
   "csmacd-11|testdata/csmacd.yaml|--set N=11 -q bus-exclusive"
   "agreement-f1-(1,1,2)|agreement|--set f=1 --set c1=1 --set c2=1 --set d=2 -q termination"
+  "large-fischer-11|testdata/fischer.yaml|--set N=11 -q mutex"
 )
+keep=()
+for m in "${models[@]}"; do
+  case "$m" in
+    large-*) [ -n "${MODELS:-}" ] && case "$m" in ${MODELS}*) keep+=("$m") ;; esac ;;
+    *) if [ -z "${MODELS:-}" ] || [ "$MODELS" = large ]; then keep+=("$m"); else case "$m" in ${MODELS}*) keep+=("$m") ;; esac; fi ;;
+  esac
+done
+models=("${keep[@]}")
 idle() { awk '/^cpu /{ print $5 }' /proc/stat; }
-tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
+tmp=$(mktemp); runs=$(mktemp); trap 'rm -f "$tmp" "$runs"' EXIT
 echo "# $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 printf '%-5s %-22s %-24s %7s %7s %7s %10s\n' round model binary workers wall_s user_s idle_ticks
+TIMEFORMAT='%R %U'
 for r in $(seq "$ROUNDS"); do
   for m in "${models[@]}"; do
     IFS='|' read -r name model args <<<"$m"
     for b in "$@"; do
-      for w in 1 2; do
+      for w in $WORKERS; do
         i0=$(idle)
-        /usr/bin/time -o "$tmp" -f "%e %U" "$b" verify "$model" $args --no-progress --workers "$w" --order "$ORDER" >/dev/null 2>&1 || true
+        { time "$b" verify "$model" $args --no-progress --workers "$w" --order "$ORDER" >/dev/null 2>&1 || true; } 2>"$tmp"
         i1=$(idle)
         read -r wall user <"$tmp"
-        printf '%-5s %-22s %-24s %7s %7s %7s %10s\n' "$r" "$name" "$b" "$w" "$wall" "$user" "$((i1 - i0))"
+        printf '%-5s %-22s %-24s %7s %7s %7s %10s\n' "$r" "$name" "$b" "$w" "$wall" "$user" "$((i1 - i0))" | tee -a "$runs"
       done
     done
   done
 done
+first=${WORKERS%% *}
+echo "# speedup over --workers $first in the same round, smallest to largest, and the median"
+awk -v first="$first" '
+  $4 == first { base[$1 " " $2 " " $3] = $5; next }
+  $5 > 0 { k = $2 " " $3 " " $4; s[k] = s[k] " " base[$1 " " $2 " " $3] / $5; if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
+  END {
+    for (i = 1; i <= n; i++) {
+      k = order[i]; c = split(s[k], v, " ")
+      for (a = 1; a <= c; a++) for (b = a + 1; b <= c; b++) if (v[b] < v[a]) { t = v[a]; v[a] = v[b]; v[b] = t }
+      line = ""; for (a = 1; a <= c; a++) line = line sprintf(" %.2f", v[a])
+      med = c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
+      split(k, f, " "); printf "%-22s %-24s %4s:%s  median %.2fx\n", f[1], f[2], f[3], line, med
+    }
+  }' "$runs"

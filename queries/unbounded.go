@@ -60,6 +60,10 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		// nonZero: the edge leaves the clock at a value other than 0
 		// (y = 3), after which a guard y ≥ 1 needs no time to pass
 		nonZero []bool
+		// capped: the clocks the edge's guard bounds above (alone or
+		// against another clock), which repeatsWithTime's condition (1)
+		// allows on a cycle only for clocks the cycle resets
+		capped []bool
 	}
 	edges := make([][]edgeInfo, len(g.Nodes))
 	inCond := make([]bool, len(g.Nodes))
@@ -67,6 +71,8 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	// clock above, and no committed or urgent location or urgent
 	// synchronisation stops it)
 	idles := make([]bool, len(g.Nodes))
+	// invCapped: the clocks the node's invariant bounds above
+	invCapped := make([][]bool, len(g.Nodes))
 	var guards []dbm.Constraint
 	var resets []model.Reset
 	// the search's deadline holds here too: the graph may have as many
@@ -83,6 +89,14 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 		inCond[i] = ok
 		idles[i] = idlesForever(st, locs, vars)
+		inv, _, err := st.Invariant(locs, vars, nil)
+		if err != nil {
+			return false
+		}
+		invCapped[i] = make([]bool, sys.Dim)
+		for _, c := range inv {
+			invCapped[i][c.I] = c.I != 0
+		}
 		var moves []zone.Move
 		if err := st.Moves(locs, vars, z, func(m zone.Move) bool {
 			moves = append(moves, append(zone.Move(nil), m...))
@@ -100,7 +114,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			if err != nil {
 				return false
 			}
-			e := edgeInfo{to: s, move: mi, resets: make([]bool, sys.Dim), atLeast1: make([]bool, sys.Dim), nonZero: make([]bool, sys.Dim)}
+			e := edgeInfo{to: s, move: mi, resets: make([]bool, sys.Dim), atLeast1: make([]bool, sys.Dim), nonZero: make([]bool, sys.Dim), capped: make([]bool, sys.Dim)}
 			for _, r := range resets {
 				// in execution order: the last assignment counts
 				e.resets[r.Clock] = true
@@ -113,6 +127,9 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				// 0 - y ≺ c with c ≤ -1: y ≥ 1 (or more)
 				if c.I == 0 && c.J > 0 && c.B.Const() <= -1 {
 					e.atLeast1[c.J] = true
+				}
+				if c.I != 0 {
+					e.capped[c.I] = true
 				}
 			}
 			edges[i] = append(edges[i], e)
@@ -238,6 +255,30 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 		return w, true
 	}
+	// mayRepeat is repeatsWithTime's condition (1) on the cycle alone,
+	// read off the graph: every clock that a guard or a state's invariant
+	// on the cycle bounds above is reset on it. A cycle that fails it is
+	// not tried, and spends none of the runs: on a model whose states each
+	// have loops that reset nothing under an invariant x1 <= 1 (difftest
+	// seed 505982, testdata/sup/sup-loops-spend-the-runs.yaml), such loops
+	// spent all 64 runs before the cycle that resets x1 was reached.
+	mayRepeat := func(cycle []step) bool {
+		reset := make([]bool, sys.Dim)
+		for _, st := range cycle {
+			for y, r := range edges[st.node][st.edge].resets {
+				reset[y] = reset[y] || r
+			}
+		}
+		for _, st := range cycle {
+			e := edges[st.node][st.edge]
+			for y := 1; y < sys.Dim; y++ {
+				if (e.capped[y] || invCapped[st.node][y]) && !reset[y] {
+					return false
+				}
+			}
+		}
+		return true
+	}
 	isCond := func(v int32) bool { return inCond[v] }
 	anyEdge := func(edgeInfo) bool { return true }
 	budget := maxRunsTried
@@ -300,8 +341,12 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 					if !ok {
 						continue
 					}
+					cycle := append([]step{{v, int32(k)}}, rest...)
+					if !mayRepeat(cycle) {
+						continue
+					}
 					tried++
-					if try(v, append([]step{{v, int32(k)}}, rest...)) {
+					if try(v, cycle) {
 						return true
 					}
 				}

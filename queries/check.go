@@ -363,7 +363,10 @@ func confirmTraces(r *Result) {
 		// nothing reached the replay: the run was not found, which is
 		// the engine's side (or a limit of the arithmetic), not a
 		// disagreement with the replay
-		why := strings.TrimPrefix(r.TraceErr.Error(), ErrNotConcretisable.Error())
+		why, ok := strings.CutPrefix(r.TraceErr.Error(), ErrNotConcretisable.Error())
+		if !ok {
+			why = ": " + why // wrapped further in: keep the whole message
+		}
 		r.TraceErr = disputedError{fmt.Sprintf("internal error: the engine answers %s, but no concrete run follows its trace%s, so no replay confirms it", r.Disputed, why), r.TraceErr}
 		return
 	}

@@ -112,6 +112,12 @@ func TestVerdictWithoutConcreteRunIsAnError(t *testing.T) {
 	if strings.Contains(msg, "replay disagree") {
 		t.Errorf("TraceErr = %q blames the replay", msg)
 	}
+	// wrapped further in, the whole message is kept after a separator
+	r = &Result{Verdict: Violated, TraceErr: fmt.Errorf("step 3: %w (entry point of state 3)", ErrNotConcretisable)}
+	confirmTraces(r)
+	if msg := r.TraceErr.Error(); !strings.HasSuffix(msg, "no concrete run follows its trace: step 3: internal error: the symbolic trace has no concrete run (entry point of state 3), so no replay confirms it") {
+		t.Errorf("TraceErr = %q", msg)
+	}
 }
 
 // TestVerdictWithoutReplayIsAnError proves that replay gates verdicts: when

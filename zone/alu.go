@@ -234,7 +234,8 @@ func (p *passedList) aluEvicts(sz storedZone, i uint32, z dbm.DBM) bool {
 // of it each, 16 workers' 256 shards could make 2.56 M full tests before
 // judging, and on Fischer N = 11 the stored zones decoded for them took
 // 3.4 s of the 42 s of CPU at 16 workers, against 0.13 s of 24 s at one
-// (docs/results.md, "The aLU warm-up shared by the shards").
+// (docs/results.md, "16 cores at f515afb, and the aLU warm-up shared by
+// the shards").
 const (
 	aluWarmup  = 10000
 	aluMinRate = 1000

@@ -311,8 +311,9 @@ func TestALUEvictionTriedWhilePaying(t *testing.T) {
 // TestALUWarmupSharedByShards checks that the shards of a parallel
 // search's passed list warm up for aluWarmup full tests together, as one
 // sequential list does: with the whole warm-up each, 256 shards (16
-// workers) made 2.56 M full aLU tests before any judged their rate, and
-// decoding the stored zones for them took 8 % of Fischer N = 11's CPU.
+// workers) could make 2.56 M full aLU tests before any judged its rate,
+// and decoding the stored zones for them took 8 % of Fischer N = 11's
+// CPU at 16 workers.
 func TestALUWarmupSharedByShards(t *testing.T) {
 	for _, workers := range []int{1, 2, 3, 16} {
 		s := newSharedPassed(3, Options{}, workers, true)

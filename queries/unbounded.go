@@ -214,13 +214,15 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	// shortest returns the edges of a shortest path from u to a node
 	// where done holds, over the edges where keep holds, in order (nil,
 	// true when done(u); false: none)
+	visits := 0 // the nodes shortest dequeued, bounded by maxVisits
 	shortest := func(u int32, keep func(e edgeInfo) bool, done func(int32) bool) ([]step, bool) {
 		if done(u) {
 			return nil, true
 		}
 		from := map[int32]step{u: {-1, -1}}
 		queue := []int32{u}
-		for len(queue) > 0 {
+		for len(queue) > 0 && visits < maxVisits {
+			visits++
 			a := queue[0]
 			queue = queue[1:]
 			for k, e := range edges[a] {
@@ -319,13 +321,12 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				if nodes == maxCondNodesTried {
 					break
 				}
-				if budget == 0 {
+				if budget == 0 || visits >= maxVisits || stop != nil && stop() {
 					return false
 				}
 				if inCond[v] != condFirst || !reaches[v] {
 					continue
 				}
-				nodes++
 				if idles[v] && try(v, nil) {
 					return true
 				}
@@ -350,6 +351,14 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 						return true
 					}
 				}
+				// an anchor counts only where it gave a run to try: the
+				// cycles through the first anchors may all take an edge
+				// that bounds a clock without resetting it (difftest seed
+				// 529095, testdata/sup/sup-anchors-without-cycles.yaml:
+				// the loop that repeats is the fifth state's)
+				if idles[v] || tried > 0 {
+					nodes++
+				}
 			}
 		}
 	}
@@ -357,12 +366,16 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 }
 
 // maxCondNodesTried, maxCyclesTried and maxRunsTried bound the runs
-// repeatsWithTime is tried on: through so many anchors of a component,
-// the shortest cycle starting with each of so many of their edges, and
-// so many runs in all (each builds the exact zones of its path, which
-// may be as long as the graph is deep).
+// repeatsWithTime is tried on: through so many anchors of a component
+// that give a run to try, the shortest cycle starting with each of so
+// many of their edges, and so many runs in all (each builds the exact
+// zones of its path, which may be as long as the graph is deep).
+// maxVisits bounds the breadth-first searches for those cycles and ways
+// on, in nodes visited: anchors that give no run are skipped for free
+// but their searches are not.
 const (
 	maxCondNodesTried = 4
 	maxCyclesTried    = 8
 	maxRunsTried      = 64
+	maxVisits         = 1 << 22
 )

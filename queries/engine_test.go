@@ -449,12 +449,16 @@ func TestSupGrowsForeverFromAState(t *testing.T) {
 // where it gives a run to try: on seeds 529095 and 532419 the first four
 // anchors gave none, and the state whose loop repeats came later. Each
 // doubled its bound to 2^20 for 28 s to 1m29s and answered >1048576; within
-// a few seconds, under each exploration order, each is inf again.
+// a few seconds, under each exploration order, each is inf again. On seed
+// 530374 the shortest way on to the condition reaches it with a clock its
+// invariant bounds, grown with the wait; a way on that resets that clock
+// first is tried too.
 func TestSupCycleTestSkipsCyclesThatCannotRepeat(t *testing.T) {
 	for _, c := range []struct{ path, formula string }{
 		{"testdata/sup/sup-loops-spend-the-runs.yaml", "sup: x0"},
 		{"testdata/sup/sup-anchors-without-cycles.yaml", "sup: P1.z0"},
 		{"testdata/sup/sup-anchors-without-cycles-2.yaml", "sup: x0"},
+		{"testdata/sup/sup-way-on-resets-first.yaml", "sup{P2.L1}: x0"},
 	} {
 		for _, opts := range []Options{{Workers: 1}, {Workers: 2}, {Workers: 1, Order: zone.DFS}} {
 			opts.Limits.Timeout = 5 * time.Second

@@ -284,15 +284,56 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	isCond := func(v int32) bool { return inCond[v] }
 	anyEdge := func(edgeInfo) bool { return true }
 	budget := maxRunsTried
-	try := func(v int32, cycle []step) bool {
+	// resetFirst returns a way on from u that first takes an edge
+	// resetting y (by a shortest path to such an edge), then the
+	// shortest path on to a cond-state: where a cond-state's invariant
+	// bounds y, the shortest way on may reach it with y grown as long as
+	// the run waited (difftest seed 530374: sup{P2.L1}: x0 under P2.L1's
+	// x1 < 4, where P0 resets x1 on the way)
+	resetFirst := func(u int32, y int) ([]step, bool) {
+		from := map[int32]step{u: {-1, -1}}
+		queue := []int32{u}
+		for len(queue) > 0 && visits < maxVisits {
+			visits++
+			a := queue[0]
+			queue = queue[1:]
+			for k, e := range edges[a] {
+				if e.resets[y] {
+					rest, ok := shortest(e.to, anyEdge, isCond)
+					if !ok {
+						continue
+					}
+					path := []step{{a, int32(k)}}
+					for at := a; at != u; at = from[at].node {
+						path = append(path, from[at])
+					}
+					slices.Reverse(path)
+					return append(path, rest...), true
+				}
+				if _, seen := from[e.to]; seen {
+					continue
+				}
+				from[e.to] = step{a, int32(k)}
+				queue = append(queue, e.to)
+			}
+		}
+		return nil, false
+	}
+	// condCapped: the clocks other than x that a cond-state's invariant
+	// bounds above
+	condCapped := make([]bool, sys.Dim)
+	for i, ok := range inCond {
+		for y := 1; ok && y < sys.Dim; y++ {
+			condCapped[y] = condCapped[y] || invCapped[i][y] && y != x
+		}
+	}
+	// tryExit tries the run that turns cycle from v (waits in v, with
+	// cycle empty) and then takes the way on out.
+	tryExit := func(v int32, cycle, out []step) bool {
 		if budget == 0 || stop != nil && stop() {
 			return false
 		}
 		budget--
-		out, ok := shortest(v, anyEdge, isCond)
-		if !ok {
-			return false
-		}
 		prefix, err := g.PathMoves(v)
 		if err != nil {
 			return false
@@ -312,6 +353,26 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			*witness = run.upTo(len(prefix)+len(w), len(w))
 		}
 		return true
+	}
+	// try tries the shortest way on from v, then ways on that first
+	// reset a clock some cond-state's invariant bounds.
+	try := func(v int32, cycle []step) bool {
+		out, ok := shortest(v, anyEdge, isCond)
+		if !ok {
+			return false
+		}
+		if tryExit(v, cycle, out) {
+			return true
+		}
+		for y := 1; y < sys.Dim; y++ {
+			if !condCapped[y] {
+				continue
+			}
+			if out, ok := resetFirst(v, y); ok && tryExit(v, cycle, out) {
+				return true
+			}
+		}
+		return false
 	}
 	for _, condFirst := range []bool{true, false} {
 		for c, scc := range sccs {

@@ -211,14 +211,11 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 	}
 	markPredecessors(pred, reaches)
-	// shortest returns the edges of a shortest path from u to a node
-	// where done holds, over the edges where keep holds, in order (nil,
-	// true when done(u); false: none)
-	visits := 0 // the nodes shortest dequeued, bounded by maxVisits
-	shortest := func(u int32, keep func(e edgeInfo) bool, done func(int32) bool) ([]step, bool) {
-		if done(u) {
-			return nil, true
-		}
+	// search returns the edges of a shortest path from u, over the edges
+	// where keep holds, whose last edge is one where last holds (false:
+	// none)
+	visits := 0 // the nodes search dequeued, bounded by maxVisits
+	search := func(u int32, keep, last func(e edgeInfo) bool) ([]step, bool) {
 		from := map[int32]step{u: {-1, -1}}
 		queue := []int32{u}
 		for len(queue) > 0 && visits < maxVisits {
@@ -229,22 +226,31 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				if !keep(e) {
 					continue
 				}
-				if _, seen := from[e.to]; seen {
-					continue
-				}
-				from[e.to] = step{a, int32(k)}
-				if done(e.to) {
-					var path []step
-					for at := e.to; at != u; at = from[at].node {
+				if last(e) {
+					path := []step{{a, int32(k)}}
+					for at := a; at != u; at = from[at].node {
 						path = append(path, from[at])
 					}
 					slices.Reverse(path)
 					return path, true
 				}
+				if _, seen := from[e.to]; seen {
+					continue
+				}
+				from[e.to] = step{a, int32(k)}
 				queue = append(queue, e.to)
 			}
 		}
 		return nil, false
+	}
+	// shortest returns the edges of a shortest path from u to a node
+	// where done holds, over the edges where keep holds, in order (nil,
+	// true when done(u); false: none)
+	shortest := func(u int32, keep func(e edgeInfo) bool, done func(int32) bool) ([]step, bool) {
+		if done(u) {
+			return nil, true
+		}
+		return search(u, keep, func(e edgeInfo) bool { return done(e.to) })
 	}
 	movesOf := func(path []step) ([]zone.Move, bool) {
 		w := make([]zone.Move, 0, len(path))
@@ -291,33 +297,13 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	// the run waited (difftest seed 530374: sup{P2.L1}: x0 under P2.L1's
 	// x1 < 4, where P0 resets x1 on the way)
 	resetFirst := func(u int32, y int) ([]step, bool) {
-		from := map[int32]step{u: {-1, -1}}
-		queue := []int32{u}
-		for len(queue) > 0 && visits < maxVisits {
-			visits++
-			a := queue[0]
-			queue = queue[1:]
-			for k, e := range edges[a] {
-				if e.resets[y] {
-					rest, ok := shortest(e.to, anyEdge, isCond)
-					if !ok {
-						continue
-					}
-					path := []step{{a, int32(k)}}
-					for at := a; at != u; at = from[at].node {
-						path = append(path, from[at])
-					}
-					slices.Reverse(path)
-					return append(path, rest...), true
-				}
-				if _, seen := from[e.to]; seen {
-					continue
-				}
-				from[e.to] = step{a, int32(k)}
-				queue = append(queue, e.to)
-			}
+		first, ok := search(u, anyEdge, func(e edgeInfo) bool { return e.resets[y] && reaches[e.to] })
+		if !ok {
+			return nil, false
 		}
-		return nil, false
+		last := first[len(first)-1]
+		rest, ok := shortest(edges[last.node][last.edge].to, anyEdge, isCond)
+		return append(first, rest...), ok
 	}
 	// condCapped: the clocks other than x that a cond-state's invariant
 	// bounds above

@@ -2,11 +2,12 @@ package queries
 
 import (
 	"fmt"
+	"slices"
+
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
 	"github.com/tcheck/tcheck/zone"
-	"slices"
 )
 
 // maxSupBound caps the doubling of a clock's extrapolation bound.

@@ -354,7 +354,9 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			if !condCapped[y] {
 				continue
 			}
-			if out, ok := resetFirst(v, y); ok && tryExit(v, cycle, out) {
+			// the shortest way on may be one that resets y first: its
+			// run has been tried
+			if alt, ok := resetFirst(v, y); ok && !slices.Equal(alt, out) && tryExit(v, cycle, alt) {
 				return true
 			}
 		}

@@ -6,6 +6,7 @@
 #   ORDER=topological bench/ab-workers.sh ./tcheck   # another --order (default bfs)
 #   WORKERS="1 16" bench/ab-workers.sh ./tcheck      # other worker counts (default "1 2")
 #   MODELS=large bench/ab-workers.sh ./tcheck        # also Fischer 11 (MODELS is a prefix, as in workers.sh)
+#   TWINS=1 bench/ab-workers.sh ./tcheck             # also two searches at the first count at once
 #
 # Each round runs every model with each binary at each worker count and
 # prints one line per run: round, model, binary, workers, wall seconds,
@@ -18,6 +19,15 @@
 # smallest to largest, and their median. Times come from bash's own
 # `time`, so the script needs no /usr/bin/time (the 16-core machines lent
 # for measurements have none).
+#
+# With TWINS set, each round also runs two independent searches at the
+# first worker count side by side (workers column "twins"), and the
+# summary gives their throughput over one search alone in the same round
+# (twice its wall time over theirs): what the machine gives two searches
+# that share nothing, the ceiling against which the speedup of sharing
+# one search between two workers is judged (on a virtual machine whose
+# cores share a physical core or a host's memory with other guests it
+# falls well short of 2, and varies from round to round).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
@@ -54,14 +64,24 @@ for r in $(seq "$ROUNDS"); do
         read -r wall user <"$tmp"
         printf '%-5s %-22s %-24s %7s %7s %7s %10s\n' "$r" "$name" "$b" "$w" "$wall" "$user" "$((i1 - i0))" | tee -a "$runs"
       done
+      if [ -n "${TWINS:-}" ]; then
+        w=${WORKERS%% *}
+        i0=$(idle)
+        { time { "$b" verify "$model" $args --no-progress --workers "$w" --order "$ORDER" >/dev/null 2>&1 &
+                 "$b" verify "$model" $args --no-progress --workers "$w" --order "$ORDER" >/dev/null 2>&1; wait; } || true; } 2>"$tmp"
+        i1=$(idle)
+        read -r wall user <"$tmp"
+        printf '%-5s %-22s %-24s %7s %7s %7s %10s\n' "$r" "$name" "$b" twins "$wall" "$user" "$((i1 - i0))" | tee -a "$runs"
+      fi
     done
   done
 done
 first=${WORKERS%% *}
 echo "# speedup over --workers $first in the same round, smallest to largest, and the median"
+echo "# (twins: two searches' throughput over one's)"
 awk -v first="$first" '
   $4 == first { base[$1 " " $2 " " $3] = $5; next }
-  $5 > 0 { k = $2 " " $3 " " $4; s[k] = s[k] " " base[$1 " " $2 " " $3] / $5; if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
+  $5 > 0 { k = $2 " " $3 " " $4; s[k] = s[k] " " ($4 == "twins" ? 2 : 1) * base[$1 " " $2 " " $3] / $5; if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
   END {
     for (i = 1; i <= n; i++) {
       k = order[i]; c = split(s[k], v, " ")

@@ -268,6 +268,12 @@ type timeSystem struct {
 	cons []timeConstraint
 	bad  bool // a constraint between a time and itself fails
 	max  int64
+	// cycle, after solve found no solution, holds the indices in cons of
+	// a cycle of constraints that raised its times without end on the
+	// finest grid tried (nil: none was found), which shows why: the
+	// cycle's weight is negative (repeatsWithTime reads from it which
+	// way to move a period)
+	cycle []int32
 }
 
 type timeConstraint struct {
@@ -312,6 +318,7 @@ func (s *timeSystem) order(p, q int, c int64, strict bool) {
 // solve returns the least solution over n times with T_0 = 0, as
 // multiples of 1/q, for the least q = L·2^k that has one.
 func (s *timeSystem) solve(n int, L int64, stop func() bool) ([]int64, int64, error) {
+	s.cycle = nil
 	times := make([]int64, n)
 	for m := int64(1); ; m *= 2 {
 		// values stay below n·max·m in a feasible system: keep that far
@@ -343,12 +350,15 @@ func (s *timeSystem) solve(n int, L int64, stop func() bool) ([]int64, int64, er
 // cycle among the constraints that last raised each time (the parent
 // graph: a cycle there raises itself; Cherkassky and Goldberg,
 // "Negative-cycle detection algorithms", Math. Programming 85, 1999).
+// Where it finds such a cycle it keeps its constraints in s.cycle.
 func (s *timeSystem) leastOnGrid(times []int64, m int64, stop func() bool) (bool, error) {
 	for i := range times {
 		times[i] = 0
 	}
 	n := len(times)
 	parent := make([]int32, n)
+	// by: the constraint that last raised each time
+	by := make([]int32, n)
 	for i := range parent {
 		parent[i] = -1
 	}
@@ -358,24 +368,25 @@ func (s *timeSystem) leastOnGrid(times []int64, m int64, stop func() bool) (bool
 			return false, ErrTraceTime
 		}
 		changed := false
-		relax := func(c timeConstraint) {
+		relax := func(k int) {
+			c := s.cons[k]
 			w := c.c * m
 			if c.strict {
 				w--
 			}
 			if v := times[c.p] - w; v > times[c.q] {
 				times[c.q] = v
-				parent[c.q] = c.p
+				parent[c.q], by[c.q] = c.p, int32(k)
 				changed = true
 			}
 		}
 		if round%2 == 0 {
-			for _, c := range s.cons {
-				relax(c)
+			for k := range s.cons {
+				relax(k)
 			}
 		} else {
 			for k := len(s.cons) - 1; k >= 0; k-- {
-				relax(s.cons[k])
+				relax(k)
 			}
 		}
 		if !changed {
@@ -387,12 +398,18 @@ func (s *timeSystem) leastOnGrid(times []int64, m int64, stop func() bool) (bool
 			}
 			return true, nil
 		}
-		for _, v := range times {
+		for q, v := range times {
 			if v > limit {
+				// T_q ≤ T_parent − w holds all along (a parent raised
+				// since only widens it), so a chain of parents from q
+				// to a time never raised (0) bounds T_q by limit: the
+				// chain from q has a cycle
+				s.cycle = cycleThrough(parent, by, int32(q))
 				return false, nil
 			}
 		}
-		if parentCycle(parent) {
+		if u, ok := parentCycle(parent); ok {
+			s.cycle = cycleThrough(parent, by, u)
 			return false, nil
 		}
 	}
@@ -400,8 +417,8 @@ func (s *timeSystem) leastOnGrid(times []int64, m int64, stop func() bool) (bool
 }
 
 // parentCycle reports whether the graph v → parent[v] (−1: none) has a
-// cycle.
-func parentCycle(parent []int32) bool {
+// cycle, and a node on it.
+func parentCycle(parent []int32) (int32, bool) {
 	n := int32(len(parent))
 	done := make([]bool, n)
 	mark := make([]int32, n) // the walk (from v: v+1) that last visited a node
@@ -409,7 +426,7 @@ func parentCycle(parent []int32) bool {
 		u := v
 		for u >= 0 && !done[u] {
 			if mark[u] == v+1 {
-				return true
+				return u, true
 			}
 			mark[u] = v + 1
 			u = parent[u]
@@ -418,7 +435,26 @@ func parentCycle(parent []int32) bool {
 			done[u] = true
 		}
 	}
-	return false
+	return -1, false
+}
+
+// cycleThrough returns the constraints (by) of the cycle that the chain
+// of parents from u runs into (nil: the chain ends).
+func cycleThrough(parent, by []int32, u int32) []int32 {
+	for range parent {
+		if u = parent[u]; u < 0 {
+			return nil
+		}
+	}
+	// u is on the cycle now: the chain has taken more steps than there
+	// are times
+	var cycle []int32
+	for v := u; ; {
+		cycle = append(cycle, by[v])
+		if v = parent[v]; v == u {
+			return cycle
+		}
+	}
 }
 
 func abs64(v int64) int64 {

@@ -470,6 +470,26 @@ func TestSupCycleTestSkipsCyclesThatCannotRepeat(t *testing.T) {
 	}
 }
 
+// TestSupPeriodBetweenPowersOfTwo checks that the second cycle test finds a
+// cycle whose turns can last the same time forever where only periods
+// strictly between two powers of 2 do (queries/repeat.go: the period is
+// bisected between one too short and one too long): before, sup doubled
+// its bound for minutes and answered >1048576 (difftest seed 551653).
+func TestSupPeriodBetweenPowersOfTwo(t *testing.T) {
+	for _, c := range []struct{ path, formula string }{
+		{"testdata/sup/sup-period-between-powers.yaml", "sup: t"},
+		{"testdata/sup/sup-period-between-powers-seed.yaml", "sup: P0.z1"},
+	} {
+		for _, opts := range []Options{{Workers: 1}, {Workers: 2}, {Workers: 1, Order: zone.DFS}} {
+			opts.Limits.Timeout = 5 * time.Second
+			r := checkFormula(t, c.path, nil, c.formula, opts)
+			if len(r.Values) != 1 || !r.Values[0].Inf {
+				t.Fatalf("%s, %+v: got %v %v (%v), want inf", c.path, opts, r.Verdict, r.Values, r.Reason)
+			}
+		}
+	}
+}
+
 // TestSupInfWitnessIsACycle checks the witness of an infinite sup found by
 // the second cycle test (queries/repeat.go, repeatsWithTime): the run
 // to the cycle and one turn of it, marked as a cycle the run can repeat
@@ -487,6 +507,8 @@ func TestSupInfWitnessIsACycle(t *testing.T) {
 		{"testdata/sup/sup-cycle-not-shortest.yaml", "t", "1"},
 		{"testdata/sup/sup-time-may-pass.yaml", "x0", "1"},
 		{"testdata/sup/sup-idle.yaml", "x", ""},
+		// no turn of 1 or 2 time units: bisected between them
+		{"testdata/sup/sup-period-between-powers.yaml", "t", "3/2"},
 	} {
 		t.Run(filepath.Base(c.path), func(t *testing.T) {
 			f, net := loadModel(t, c.path, nil)
@@ -494,9 +516,11 @@ func TestSupInfWitnessIsACycle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := Check(zone.NewSystem(net), qs[:1], Options{Workers: 1})[0]
+			// a limit, so that a cycle test that misses fails rather
+			// than doubles the bound until the test times out
+			r := Check(zone.NewSystem(net), qs[:1], Options{Workers: 1, Limits: zone.Limits{Timeout: 30 * time.Second}})[0]
 			if len(r.Values) != 1 || !r.Values[0].Inf {
-				t.Fatalf("got %v %v, want inf", r.Verdict, r.Values)
+				t.Fatalf("got %v %v (%v), want inf", r.Verdict, r.Values, r.Reason)
 			}
 			tr := r.Trace
 			if c.period == "" {

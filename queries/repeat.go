@@ -64,7 +64,10 @@ func lcm64(a, b int64) int64 {
 // is a system of difference constraints over the run's times for each P
 // (pathTimes, with T_{e+j} − T_{s+j} = P for the j-th state of the turns
 // entered at s and e), tried for P = 1, 2, 4, ..., 2^20 and 1/2, 1/4, ...,
-// 1/64. The run found is replayed by Replay before it counts. The
+// 1/64, then bisected on the grid 1/L between the largest P too short and
+// the smallest too long, where those bracket one (the periods with a
+// solution form an interval; each refutation's cycle of constraints says
+// which side it lies on). The run found is replayed by Replay before it counts. The
 // condition is not necessary (another cycle, prefix, exit or period may
 // do), so nil (no run found) only keeps the caller's bound doubling, as
 // does stop (the check's deadline). It returns the run found, replayed.
@@ -161,30 +164,84 @@ func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move,
 	for p := L / 2; p >= L/64; p /= 2 {
 		periods = append(periods, p)
 	}
+	// perP: the coefficient of P in each constraint past base
+	var perP []int64
 	equal := func(a, b int, c int64) { // T_a − T_b = c
 		pt.cs.order(a, b, c, false)
 		pt.cs.order(b, a, -c, false)
+		perP = append(perP, 1, -1)
 	}
-	for _, p := range periods {
-		pt.cs.cons = pt.cs.cons[:base]
+	// attempt solves (2) for the period p: the run, replayed, or nil and
+	// which way p must move for a solution, read off the cycle of
+	// constraints that refuted it: its weight is W + a·p, so a > 0 says
+	// that every period with a solution is larger (1), a < 0 smaller
+	// (-1); 0: no direction (no cycle, a cycle without P, a solution
+	// that does not replay). stopped: the deadline passed.
+	attempt := func(p int64) (run *Trace, dir int, stopped bool) {
+		pt.cs.cons, perP = pt.cs.cons[:base], perP[:0]
 		if k == 0 {
 			pt.cs.order(s, s+1, -p, false) // a delay of P or more in state s
+			perP = append(perP, -1)
 		}
 		for j := 0; k > 0 && j <= k; j++ {
 			equal(e+j, s+j, p) // the same delays, each turn P
 		}
 		times, q, err := pt.cs.solve(n+1, L, stop)
 		if errors.Is(err, ErrTraceTime) {
-			return nil
+			return nil, 0, true
 		}
 		if err != nil {
-			continue
+			var a int64
+			for _, c := range pt.cs.cycle {
+				if int(c) >= base {
+					a += perP[int(c)-base]
+				}
+			}
+			return nil, int(max(-1, min(a, 1))), false
 		}
-		run := *t
-		if pt.setRun(&run, entries, t.Zones[n-1], times, q) != nil || replayTrace(sys.Net, &run, nil) != nil {
-			continue
+		r := *t
+		if pt.setRun(&r, entries, t.Zones[n-1], times, q) != nil || replayTrace(sys.Net, &r, nil) != nil {
+			return nil, 0, false
 		}
-		return &run
+		return &r, 0, false
+	}
+	// The periods with a solution form an interval (the solutions of
+	// (2) with P free are a convex set), which may fall between two
+	// powers of 2: a loop that resets x0 to 2 under an invariant x0 < 4
+	// and a guard x0 > 3 turns in P ∈ (1, 2) only (difftest seed
+	// 551653, testdata/sup/sup-period-between-powers.yaml). Where the
+	// powers tried bracket it (the largest too small below the smallest
+	// too large), it is bisected on the grid 1/L.
+	lo, hi := int64(0), int64(math.MaxInt64) // too small, too large
+	for _, p := range periods {
+		run, dir, stopped := attempt(p)
+		if run != nil || stopped {
+			return run
+		}
+		switch {
+		case dir > 0:
+			lo = max(lo, p)
+		case dir < 0:
+			hi = min(hi, p)
+		}
+	}
+	if lo == 0 || hi == math.MaxInt64 {
+		return nil
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		run, dir, stopped := attempt(mid)
+		if run != nil || stopped {
+			return run
+		}
+		switch {
+		case dir > 0:
+			lo = mid
+		case dir < 0:
+			hi = mid
+		default:
+			return nil
+		}
 	}
 	return nil
 }

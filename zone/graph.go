@@ -50,19 +50,23 @@ func (g *Graph) Decode(i int32, locs, vars []int32, z dbm.DBM) {
 // The graph is incomplete when the result's Reason is not Completed.
 func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	g := &Graph{sys: sys}
-	// keys numbers the discrete parts; ids holds the nodes of each
-	// discrete part (its number) by the hash of their zone, so that
-	// find tests for equality only the zones with the same hash: a
-	// canonical zone has one matrix. A list of a discrete part's zones,
-	// each tested in turn, made the graph quadratic in the zones per
-	// discrete part: 7,119 nodes over 24 discrete parts took 234 ms
-	// (difftest seed 571789's sup cycle test), most of it in inclusion tests.
+	// keys numbers the discrete parts (keyBytes holds each once, shared
+	// by its nodes); first gives, for a discrete part's number and the
+	// hash of a zone, the last node stored with both, and sameHash the
+	// node stored before it with both (-1: none), so that find tests for
+	// equality only the zones with the same hash: a canonical zone has
+	// one matrix. A list of a discrete part's zones, each tested in turn,
+	// made the graph quadratic in the zones per discrete part: 7,119
+	// nodes over 24 discrete parts took 234 ms (difftest seed 571789's
+	// sup cycle test), most of it in inclusion tests.
 	keys := map[string]int32{}
+	var keyBytes [][]byte
 	type zoneRef struct {
 		key  int32
 		hash uint64
 	}
-	ids := map[zoneRef][]int32{}
+	first := map[zoneRef]int32{}
+	var sameHash []int32
 	codec := newZoneCodec(sys.Dim, opts.FullZones)
 	var bytes arena[byte]
 	find := func(key []byte, z dbm.DBM) (int32, bool) {
@@ -70,9 +74,13 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 		if !ok {
 			k = int32(len(keys))
 			keys[string(key)] = k
+			kb := bytes.alloc(len(key))
+			copy(kb, key)
+			keyBytes = append(keyBytes, kb)
 		}
 		ref := zoneRef{k, hashZone(z)}
-		for _, id := range ids[ref] {
+		prev, had := first[ref]
+		for id, ok := prev, had; ok; id, ok = sameHash[id], sameHash[id] >= 0 {
 			n := &g.Nodes[id]
 			stored := storedZone{b: n.zone, width: n.width, minimal: n.minimal}
 			if stored.includes(z) && stored.maybeWithin(z.M, sys.Dim) {
@@ -89,10 +97,12 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 		b, w, min := codec.encode(z)
 		zb := bytes.alloc(len(b))
 		copy(zb, b)
-		kb := bytes.alloc(len(key))
-		copy(kb, key)
-		g.Nodes = append(g.Nodes, GNode{key: kb, zone: zb, width: w, minimal: min, Parent: -1, MoveIdx: -1})
-		ids[ref] = append(ids[ref], id)
+		g.Nodes = append(g.Nodes, GNode{key: keyBytes[k], zone: zb, width: w, minimal: min, Parent: -1, MoveIdx: -1})
+		if !had {
+			prev = -1
+		}
+		sameHash = append(sameHash, prev)
+		first[ref] = id
 		return id, true
 	}
 	// The search itself: a Search whose visitor records the edges would

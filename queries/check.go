@@ -214,6 +214,7 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 	}
 	results := make([]*Result, len(qs))
 	var plain, dead []*member
+	var live liveGraph // the liveness queries' graph, built once
 	for i, q := range qs {
 		r := &Result{Query: q}
 		results[i] = r
@@ -237,7 +238,7 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 			m.sup = newSupState(sys, q, initialSupBound(sys))
 			r.Goal = m.sup.cond
 		default:
-			results[i] = checkLiveness(sys, q, opts)
+			results[i] = checkLiveness(sys, q, opts, &live)
 			continue
 		}
 		f := m.goal

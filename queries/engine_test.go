@@ -460,12 +460,20 @@ func TestSupCycleTestSkipsCyclesThatCannotRepeat(t *testing.T) {
 		{"testdata/sup/sup-anchors-without-cycles-2.yaml", "sup: x0"},
 		{"testdata/sup/sup-way-on-resets-first.yaml", "sup{P2.L1}: x0"},
 	} {
-		for _, opts := range []Options{{Workers: 1}, {Workers: 2}, {Workers: 1, Order: zone.DFS}} {
-			opts.Limits.Timeout = 5 * time.Second
-			r := checkFormula(t, c.path, nil, c.formula, opts)
-			if len(r.Values) != 1 || !r.Values[0].Inf {
-				t.Fatalf("%s, %+v: got %v %v (%v), want inf", c.path, opts, r.Verdict, r.Values, r.Reason)
-			}
+		wantSupInfWithin5s(t, c.path, c.formula)
+	}
+}
+
+// wantSupInfWithin5s checks that formula, a sup over a clock, is inf on the
+// model at path within 5 seconds, sequentially, with two workers and depth
+// first.
+func wantSupInfWithin5s(t *testing.T, path, formula string) {
+	t.Helper()
+	for _, opts := range []Options{{Workers: 1}, {Workers: 2}, {Workers: 1, Order: zone.DFS}} {
+		opts.Limits.Timeout = 5 * time.Second
+		r := checkFormula(t, path, nil, formula, opts)
+		if len(r.Values) != 1 || !r.Values[0].Inf {
+			t.Fatalf("%s, %+v: got %v %v (%v), want inf", path, opts, r.Verdict, r.Values, r.Reason)
 		}
 	}
 }
@@ -480,13 +488,7 @@ func TestSupPeriodBetweenPowersOfTwo(t *testing.T) {
 		{"testdata/sup/sup-period-between-powers.yaml", "sup: t"},
 		{"testdata/sup/sup-period-between-powers-seed.yaml", "sup: P0.z1"},
 	} {
-		for _, opts := range []Options{{Workers: 1}, {Workers: 2}, {Workers: 1, Order: zone.DFS}} {
-			opts.Limits.Timeout = 5 * time.Second
-			r := checkFormula(t, c.path, nil, c.formula, opts)
-			if len(r.Values) != 1 || !r.Values[0].Inf {
-				t.Fatalf("%s, %+v: got %v %v (%v), want inf", c.path, opts, r.Verdict, r.Values, r.Reason)
-			}
-		}
+		wantSupInfWithin5s(t, c.path, c.formula)
 	}
 }
 

@@ -362,6 +362,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 		return false
 	}
+	loopTried := map[step]bool{} // the loops (cycles of one edge) tried through anchors
 	for _, condFirst := range []bool{true, false} {
 		for c, scc := range sccs {
 			inC := func(e edgeInfo) bool { return comp[e.to] == int32(c) }
@@ -392,6 +393,9 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 						continue
 					}
 					cycle := append([]step{{v, int32(k)}}, rest...)
+					if len(cycle) == 1 {
+						loopTried[cycle[0]] = true
+					}
 					if !mayRepeat(cycle) {
 						continue
 					}
@@ -407,6 +411,38 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				// the loop that repeats is the fifth state's)
 				if idles[v] || tried > 0 {
 					nodes++
+				}
+			}
+		}
+	}
+	// Then the loops of the states that reach a cond-state, a few per
+	// component: a process that turns a loop forever is the commonest
+	// cycle that repeats, and its state may come late in a component,
+	// after the anchors (difftest seed 583086,
+	// testdata/sup/sup-loop-after-anchors.yaml: P0's `c0!` loop resets
+	// x1 under P3's `x1 <= 1` in the ninth state, once a clock it never
+	// resets has grown past the model's constants; the four anchors
+	// before it gave runs that fail).
+	for _, scc := range sccs {
+		loops := 0
+		for _, v := range scc {
+			if !reaches[v] {
+				continue
+			}
+			for k, e := range edges[v] {
+				if e.to != v || loops == maxCyclesTried {
+					continue
+				}
+				if budget == 0 || visits >= maxVisits || stop != nil && stop() {
+					return false
+				}
+				cycle := []step{{v, int32(k)}}
+				if loopTried[cycle[0]] || !mayRepeat(cycle) {
+					continue
+				}
+				loops++
+				if try(v, cycle) {
+					return true
 				}
 			}
 		}

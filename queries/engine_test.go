@@ -453,7 +453,9 @@ func TestSupGrowsForeverFromAState(t *testing.T) {
 // 530374 the shortest way on to the condition reaches it with a clock its
 // invariant bounds, grown with the wait; a way on that resets that clock
 // first is tried too. On seed 583086 the loop that repeats is a state's
-// self-loop after the anchors tried; such loops are tried last.
+// self-loop after the anchors tried; such loops are tried last. On seed
+// 588547, under global bounds, the cycles spent the runs before a state
+// where time passes forever was tried; such states are tried first.
 func TestSupCycleTestSkipsCyclesThatCannotRepeat(t *testing.T) {
 	for _, c := range []struct{ path, formula string }{
 		{"testdata/sup/sup-loops-spend-the-runs.yaml", "sup: x0"},
@@ -463,6 +465,11 @@ func TestSupCycleTestSkipsCyclesThatCannotRepeat(t *testing.T) {
 		{"testdata/sup/sup-loop-after-anchors.yaml", "sup: P3.z0"},
 	} {
 		wantSupInfWithin5s(t, c.path, c.formula)
+	}
+	// seed 588547 spent the runs on cycles under global bounds only
+	r := checkFormula(t, "testdata/sup/sup-idle-before-cycles.yaml", nil, "sup{b0}: P3.z0", Options{Workers: 1, GlobalBounds: true, Limits: zone.Limits{Timeout: 5 * time.Second}})
+	if len(r.Values) != 1 || !r.Values[0].Inf {
+		t.Fatalf("sup-idle-before-cycles.yaml under global bounds: got %v %v (%v), want inf", r.Verdict, r.Values, r.Reason)
 	}
 }
 

@@ -362,7 +362,36 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 		return false
 	}
+	// First the states where time can pass forever, a few per component:
+	// each needs no cycle (wait there, then the shortest way on), and
+	// where the cycles came first they could spend the runs before a
+	// waiting state that reaches the condition was tried (difftest seed
+	// 588547 under --global-bounds: 64 runs on cycles through states of
+	// the condition, where an urgent channel stops time, before the
+	// initial state, where time passes until P1 sets b0).
+	idleTried := map[int32]bool{}
 	loopTried := map[step]bool{} // the loops (cycles of one edge) tried through anchors
+	for _, condFirst := range []bool{true, false} {
+		for _, scc := range sccs {
+			n := 0
+			for _, v := range scc {
+				if n == maxCondNodesTried {
+					break
+				}
+				if budget == 0 || visits >= maxVisits || stop != nil && stop() {
+					return false
+				}
+				if inCond[v] != condFirst || !reaches[v] || !idles[v] {
+					continue
+				}
+				n++
+				idleTried[v] = true
+				if try(v, nil) {
+					return true
+				}
+			}
+		}
+	}
 	for _, condFirst := range []bool{true, false} {
 		for c, scc := range sccs {
 			inC := func(e edgeInfo) bool { return comp[e.to] == int32(c) }
@@ -377,7 +406,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				if inCond[v] != condFirst || !reaches[v] {
 					continue
 				}
-				if idles[v] && try(v, nil) {
+				if idles[v] && !idleTried[v] && try(v, nil) {
 					return true
 				}
 				tried := 0

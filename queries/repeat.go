@@ -67,10 +67,11 @@ func lcm64(a, b int64) int64 {
 // 1/64, then bisected on the grid 1/L between the largest P too short and
 // the smallest too long, where those bracket one (the periods with a
 // solution form an interval; each refutation's cycle of constraints says
-// which side it lies on). The run found is replayed by Replay before it counts. The
-// condition is not necessary (another cycle, prefix, exit or period may
-// do), so nil (no run found) only keeps the caller's bound doubling, as
-// does stop (the check's deadline). It returns the run found, replayed.
+// which side it lies on). The run found is replayed by Replay before it
+// counts. The condition is not necessary (another cycle, prefix, exit or
+// period may do), so nil (no run found) only keeps the caller's bound
+// doubling, as does stop (the check's deadline). It returns the run
+// found, replayed.
 func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move, stop func() bool) *Trace {
 	path := make([]zone.Move, 0, len(prefix)+2*len(w)+len(exit))
 	path = append(append(append(append(path, prefix...), w...), w...), exit...)

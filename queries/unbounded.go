@@ -290,6 +290,9 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	isCond := func(v int32) bool { return inCond[v] }
 	anyEdge := func(edgeInfo) bool { return true }
 	budget := maxRunsTried
+	// exhausted: the runs, the searches' visits or the check's time are
+	// spent
+	exhausted := func() bool { return budget == 0 || visits >= maxVisits || stop != nil && stop() }
 	// resetFirst returns a way on from u that first takes an edge
 	// resetting y (by a shortest path to such an edge), then the
 	// shortest path on to a cond-state: where a cond-state's invariant
@@ -378,7 +381,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				if n == maxCondNodesTried {
 					break
 				}
-				if budget == 0 || visits >= maxVisits || stop != nil && stop() {
+				if exhausted() {
 					return false
 				}
 				if inCond[v] != condFirst || !reaches[v] || !idles[v] {
@@ -400,7 +403,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				if nodes == maxCondNodesTried {
 					break
 				}
-				if budget == 0 || visits >= maxVisits || stop != nil && stop() {
+				if exhausted() {
 					return false
 				}
 				if inCond[v] != condFirst || !reaches[v] {
@@ -462,7 +465,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				if e.to != v || loops == maxCyclesTried {
 					continue
 				}
-				if budget == 0 || visits >= maxVisits || stop != nil && stop() {
+				if exhausted() {
 					return false
 				}
 				cycle := []step{{v, int32(k)}}

@@ -302,8 +302,8 @@ type workerList interface {
 // fifoList is a worker's access to the shared breadth-first list: it takes
 // batches and collects the nodes it stores in an outbox of its own, handed
 // to the list when the outbox is full or the batch is done (one lock per
-// batch, not one per expansion; pending counts the outbox's nodes as
-// queued, so no worker ends while one holds some).
+// batch, not one per expansion; the outbox's nodes are counted as queued,
+// so no worker ends while one holds some).
 type fifoList struct {
 	global        *workQueue
 	workers       int
@@ -378,15 +378,16 @@ func (l *stealingList) next() (nodeID, bool) {
 func (l *stealingList) put(ns []nodeID, _ []int32) { l.queues[l.i].pushAll(ns, nil) }
 
 // runWorker expands the nodes list gives until the search is stopped or
-// done: pending counts the nodes queued or being expanded, so it is zero
-// exactly when no worker has work left.
-func runWorker(e *expander, list workerList, flags *runFlags, opts Options, start time.Time, now func() time.Time, end func(StopReason, error, nodeID)) {
-	stop, pending := &flags.stop, &flags.pending
+// done: worker's counters in flags count the nodes it queued and those it
+// finished, and the search is done when every node queued is finished
+// (runFlags.done).
+func runWorker(e *expander, list workerList, flags *runFlags, worker int, opts Options, start time.Time, now func() time.Time, end func(StopReason, error, nodeID)) {
+	stop, mine := &flags.stop, &flags.counts[worker]
 	misses := 0
 	for !stop.Load() {
 		node, ok := list.next()
 		if !ok {
-			if pending.Load() == 0 {
+			if flags.done() {
 				return
 			}
 			// the others are expanding what is left: yield, then sleep
@@ -401,7 +402,7 @@ func runWorker(e *expander, list workerList, flags *runFlags, opts Options, star
 		}
 		misses = 0
 		if e.graph.covered(node) {
-			pending.Add(-1)
+			mine.finished.Add(1)
 			continue
 		}
 		r, err := e.expand(node)
@@ -410,7 +411,10 @@ func runWorker(e *expander, list workerList, flags *runFlags, opts Options, star
 			return
 		}
 		// the new nodes count before they are queued, this one after
-		pending.Add(int64(len(e.out)) - 1)
+		if len(e.out) > 0 {
+			mine.queued.Add(int64(len(e.out)))
+		}
+		mine.finished.Add(1)
 		if len(e.out) > 0 {
 			list.put(e.out, e.outKeys)
 			e.clearOut()
@@ -427,15 +431,46 @@ func runWorker(e *expander, list workerList, flags *runFlags, opts Options, star
 }
 
 // runFlags are the atomics the workers share: stop, read at every step and
-// written once, and pending, written at every step, on separate cache lines.
+// written once, and each worker's counters, each on cache lines of its
+// own, so that a step writes only lines its core holds already (one
+// counter of pending nodes for all, written at every step by both of two
+// workers, moved its line between their cores about once per expansion).
 type runFlags struct {
 	stop atomic.Bool
 	_    [64]byte
-	// pending counts the nodes queued or being expanded: it rises before a
-	// node is queued and falls after its successors are, so it is zero
-	// exactly when the search is done.
-	pending atomic.Int64
-	_       [56]byte
+	// counts[w] counts the nodes worker w queued (the initial states
+	// count in counts[0]) and the nodes it finished: expanded, with their
+	// successors counted as queued, or found covered
+	counts []workerCounts
+}
+
+// workerCounts is one worker's counters, padded to a cache line pair so
+// that no other worker's share them.
+type workerCounts struct {
+	queued, finished atomic.Int64
+	_                [112]byte
+}
+
+// done reports whether every node queued has been finished, so that no
+// node is queued or being expanded, and none can be queued again. It reads
+// every worker's finished count before any queued count: a node counted
+// finished was counted queued before, so the finished sum read first is
+// at most the queued sum read after, and equal only when nothing counted
+// as queued is still pending. A node queued after the queued counts were
+// read is the successor of one being expanded, which the finished sum
+// (read before) would then have missed: Mattern's counting scheme for
+// termination detection ("Algorithms for distributed termination
+// detection", Distributed Computing 2, 1987), with the counts read in two
+// waves.
+func (f *runFlags) done() bool {
+	var finished, queued int64
+	for i := range f.counts {
+		finished += f.counts[i].finished.Load()
+	}
+	for i := range f.counts {
+		queued += f.counts[i].queued.Load()
+	}
+	return finished == queued
 }
 
 // searchParallel is SearchWorkers with opts.Workers > 1 workers.
@@ -454,8 +489,8 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	// stop is set once the search must end: by a worker (the visitor asked
 	// to stop, the state limit, a model error) or by the coordinator (a
 	// limit, cancellation); the first reason given is kept.
-	var flags runFlags
-	stop, pending := &flags.stop, &flags.pending
+	flags := runFlags{counts: make([]workerCounts, workers)}
+	stop := &flags.stop
 	var mu sync.Mutex
 	reason := Completed
 	end := func(r StopReason, err error, at nodeID) {
@@ -540,7 +575,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 		end(r, err, noNode)
 		return finish()
 	}
-	pending.Add(int64(len(init.out)))
+	flags.counts[0].queued.Add(int64(len(init.out)))
 	fifo := opts.Order != DFS
 	var global workQueue
 	switch opts.Order {
@@ -607,7 +642,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 			if fifo {
 				list = &fifoList{global: &global, workers: workers}
 			}
-			runWorker(e, list, &flags, opts, start, now, end)
+			runWorker(e, list, &flags, i, opts, start, now, end)
 			searched.Done()
 			if opts.VisitStored {
 				searched.Wait()

@@ -104,9 +104,9 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}); err != nil {
 			return false
 		}
-		n := &g.Nodes[i]
-		for k, s := range n.Succ {
-			mi := n.Moves[k]
+		succMoves := g.SuccMoves(int32(i))
+		for k, s := range g.Succ(int32(i)) {
+			mi := succMoves[k]
 			if int(mi) >= len(moves) {
 				return false
 			}

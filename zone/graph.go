@@ -1,6 +1,8 @@
 package zone
 
 import (
+	"bytes"
+	"hash/maphash"
 	"time"
 
 	"github.com/tcheck/tcheck/dbm"
@@ -18,30 +20,91 @@ import (
 type Graph struct {
 	sys   *System
 	Nodes []GNode
+	// keys holds each discrete part's bytes, by number (GNode.key);
+	// zones, the nodes' encoded zones (GNode.zone); edges, each expanded
+	// node's successors followed by the indices of their moves
+	// (GNode.edges). A node holds no Go pointer, so that the collector
+	// never scans the nodes (before, a node's four slices made it scan
+	// 2.6 M pointers on Fischer N = 7's 655,075 nodes, and copy them with
+	// write barriers whenever Nodes grew).
+	keys  [][]byte
+	zones byteSlab
+	edges []int32
 }
 
 // GNode is a state of a Graph.
 type GNode struct {
-	key     []byte
-	zone    []byte
-	width   uint8
-	minimal bool
-	// Succ lists the successors, in the order of the moves.
-	Succ []int32
+	zone    uint64 // the zone's bytes in Graph.zones
+	edges   int64  // the first of the node's successors in Graph.edges
+	zoneLen uint32
+	key     int32 // the discrete part's number in Graph.keys
+	nSucc   int32
 	// Parent and MoveIdx give the breadth-first tree (Parent -1 for the
 	// initial state): the shortest way to reach the node.
 	Parent  int32
 	MoveIdx int32
-	// Moves lists, parallel to Succ, the index of the move (in the order
-	// of Stepper.Moves) that leads to each successor.
-	Moves []int32
+	width   uint8
+	minimal bool
+}
+
+// Succ lists node i's successors, in the order of the moves.
+func (g *Graph) Succ(i int32) []int32 {
+	n := &g.Nodes[i]
+	return g.edges[n.edges : n.edges+int64(n.nSucc)]
+}
+
+// SuccMoves lists, parallel to Succ(i), the index of the move (in the
+// order of Stepper.Moves) that leads from node i to each successor.
+func (g *Graph) SuccMoves(i int32) []int32 {
+	n := &g.Nodes[i]
+	return g.edges[n.edges+int64(n.nSucc) : n.edges+2*int64(n.nSucc)]
+}
+
+// storedZone returns node i's zone as stored.
+func (g *Graph) storedZone(i int32) storedZone {
+	n := &g.Nodes[i]
+	return storedZone{b: g.zones.bytes(n.zone, n.zoneLen), width: n.width, minimal: n.minimal}
 }
 
 // Decode unpacks a node's discrete part and zone.
 func (g *Graph) Decode(i int32, locs, vars []int32, z dbm.DBM) {
-	n := &g.Nodes[i]
-	g.sys.decodeKey(n.key, locs, vars)
-	storedZone{b: n.zone, width: n.width, minimal: n.minimal}.load(z)
+	g.DecodeKey(i, locs, vars)
+	g.storedZone(i).load(z)
+}
+
+// DecodeKey unpacks a node's discrete part alone: what a formula without
+// clock constraints reads.
+func (g *Graph) DecodeKey(i int32, locs, vars []int32) {
+	g.sys.decodeKey(g.keys[g.Nodes[i].key], locs, vars)
+}
+
+// byteSlab holds byte strings in chunks of a megabyte (a string longer
+// than that gets a chunk of its own), addressed by the chunk's number
+// shifted left by 32 bits plus the offset in the chunk: a position holds
+// no pointer, and the chunks never move.
+type byteSlab struct {
+	chunks [][]byte
+}
+
+const byteSlabChunk = 1 << 20
+
+// add copies b into the slab and returns its position.
+func (s *byteSlab) add(b []byte) uint64 {
+	k := len(s.chunks) - 1
+	if k < 0 || cap(s.chunks[k])-len(s.chunks[k]) < len(b) {
+		s.chunks = append(s.chunks, make([]byte, 0, max(byteSlabChunk, len(b))))
+		k++
+	}
+	c := s.chunks[k]
+	pos := uint64(k)<<32 | uint64(len(c))
+	s.chunks[k] = append(c, b...)
+	return pos
+}
+
+// bytes returns the n bytes at pos.
+func (s *byteSlab) bytes(pos uint64, n uint32) []byte {
+	off := uint32(pos)
+	return s.chunks[pos>>32][off : off+n : off+n]
 }
 
 // BuildGraph explores the whole abstract zone graph of sys breadth first,
@@ -50,17 +113,22 @@ func (g *Graph) Decode(i int32, locs, vars []int32, z dbm.DBM) {
 // The graph is incomplete when the result's Reason is not Completed.
 func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	g := &Graph{sys: sys}
-	// keys numbers the discrete parts (keyBytes holds each once, shared
-	// by its nodes); first gives, for a discrete part's number and the
-	// hash of a zone, the last node stored with both, and sameHash the
-	// node stored before it with both (-1: none), so that find tests for
-	// equality only the zones with the same hash: a canonical zone has
-	// one matrix. A list of a discrete part's zones, each tested in turn,
-	// made the graph quadratic in the zones per discrete part: 7,119
-	// nodes over 24 discrete parts took 234 ms (difftest seed 571789's
-	// sup cycle test), most of it in inclusion tests.
+	// keys numbers the discrete parts (g.keys holds each one's bytes,
+	// shared by its nodes); first gives, for a discrete part's number
+	// and the hash of a zone's encoding, the last node stored with both,
+	// and sameHash the node stored before it with both (-1: none), so
+	// that find compares only the zones with the same hash. A list of a
+	// discrete part's zones, each tested in turn, made the graph quadratic
+	// in the zones per discrete part: 7,119 nodes over 24 discrete parts
+	// took 234 ms (difftest seed 571789's sup cycle test), most of it in
+	// inclusion tests.
+	//
+	// A zone is found by its encoding: the codec's bytes are a function
+	// of the closed matrix (its minimal constraints, or the matrix itself,
+	// and their width), and decoding them gives the zone back, so two
+	// canonical zones are equal exactly when their encodings are, and
+	// find compares bytes instead of decoding each candidate.
 	keys := map[string]int32{}
-	var keyBytes [][]byte
 	type zoneRef struct {
 		key  int32
 		hash uint64
@@ -68,36 +136,24 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	first := map[zoneRef]int32{}
 	var sameHash []int32
 	codec := newZoneCodec(sys.Dim, opts.FullZones)
-	var bytes arena[byte]
+	seed := maphash.MakeSeed()
 	find := func(key []byte, z dbm.DBM) (int32, bool) {
 		k, ok := keys[string(key)]
 		if !ok {
 			k = int32(len(keys))
 			keys[string(key)] = k
-			kb := bytes.alloc(len(key))
-			copy(kb, key)
-			keyBytes = append(keyBytes, kb)
+			g.keys = append(g.keys, []byte(string(key)))
 		}
-		ref := zoneRef{k, hashZone(z)}
+		b, w, min := codec.encode(z)
+		ref := zoneRef{k, maphash.Bytes(seed, b)}
 		prev, had := first[ref]
 		for id, ok := prev, had; ok; id, ok = sameHash[id], sameHash[id] >= 0 {
-			n := &g.Nodes[id]
-			stored := storedZone{b: n.zone, width: n.width, minimal: n.minimal}
-			if stored.includes(z) && stored.maybeWithin(z.M, sys.Dim) {
-				if !stored.minimal {
-					return id, false
-				}
-				stored.load(codec.scratch)
-				if boundsWithin(codec.scratch.M, z.M) {
-					return id, false
-				}
+			if n := &g.Nodes[id]; n.width == w && bytes.Equal(g.zones.bytes(n.zone, n.zoneLen), b) {
+				return id, false
 			}
 		}
 		id := int32(len(g.Nodes))
-		b, w, min := codec.encode(z)
-		zb := bytes.alloc(len(b))
-		copy(zb, b)
-		g.Nodes = append(g.Nodes, GNode{key: keyBytes[k], zone: zb, width: w, minimal: min, Parent: -1, MoveIdx: -1})
+		g.Nodes = append(g.Nodes, GNode{zone: g.zones.add(b), zoneLen: uint32(len(b)), key: k, width: w, minimal: min, Parent: -1, MoveIdx: -1})
 		if !had {
 			prev = -1
 		}
@@ -134,12 +190,9 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	var queue []int32
 
 	// succ and succMoves collect the successors of the node expanded
-	// (add's parent), which then get their slices of edges: one slab for
-	// all the nodes' Succ and Moves, not two slices grown per node (on
-	// Fischer N = 7, 655,075 nodes, growing them and the collector's
-	// scans of them took much of the graph's time)
+	// (add's parent), which then go to the end of g.edges, once its
+	// expansion ends
 	var succ, succMoves []int32
-	var edges arena[int32]
 	add := func(parent, moveIdx int32, l, v []int32, zz dbm.DBM) {
 		key = sys.appendKey(key[:0], l, v)
 		parts, split := xp.apply(zz, l)
@@ -201,9 +254,8 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 		}
 		if len(succ) > 0 {
 			n := &g.Nodes[cur]
-			n.Succ, n.Moves = edges.alloc(len(succ)), edges.alloc(len(succ))
-			copy(n.Succ, succ)
-			copy(n.Moves, succMoves)
+			n.edges, n.nSucc = int64(len(g.edges)), int32(len(succ))
+			g.edges = append(append(g.edges, succ...), succMoves...)
 			succ, succMoves = succ[:0], succMoves[:0]
 		}
 		if err != nil {
@@ -257,14 +309,4 @@ func (g *Graph) MoveTo(from, idx int32) (Move, error) {
 		err = errMoveNotFound
 	}
 	return found, err
-}
-
-// hashZone hashes a zone's matrix (FNV-1a over its bounds): equal closed
-// zones have equal matrices.
-func hashZone(z dbm.DBM) uint64 {
-	h := uint64(14695981039346656037)
-	for _, b := range z.M {
-		h = (h ^ uint64(uint32(b))) * 1099511628211
-	}
-	return h
 }

@@ -129,16 +129,16 @@ func (lg *livenessGraph) isMaximal(i int32) (ok, dead bool, err error) {
 // on a cycle of the subgraph they induce (a strongly connected component
 // with an edge inside it).
 func (lg *livenessGraph) subgraph(f *model.Formula) (in []bool, cyclic []bool, err error) {
-	n := len(lg.g.Nodes)
+	n := lg.g.Len()
 	in = make([]bool, n)
-	for i := range lg.g.Nodes {
+	for i := range lg.g.Len() {
 		if in[i], err = lg.holds(f, int32(i)); err != nil {
 			return nil, nil, err
 		}
 	}
 	adj := make([][]int32, n)
 	cyclic = make([]bool, n)
-	for i := range lg.g.Nodes {
+	for i := range lg.g.Len() {
 		if !in[i] {
 			continue
 		}
@@ -171,7 +171,7 @@ func (lg *livenessGraph) subgraph(f *model.Formula) (in []bool, cyclic []bool, e
 // node reached (-1 when there is none). Breadth first, successors in
 // order: deterministic.
 func (lg *livenessGraph) pathWithin(from []int32, in []bool, target func(int32) (bool, error)) ([]zone.Move, int32, error) {
-	n := len(lg.g.Nodes)
+	n := lg.g.Len()
 	parent := make([]int32, n)
 	via := make([]int32, n)
 	seen := make([]bool, n)
@@ -308,9 +308,9 @@ func checkLiveness(sys *zone.System, q *Query, opts Options, live *liveGraph) *R
 		maximal: map[int32]int8{}, horizon: opts.horizon, horizonT: opts.horizonT,
 	}
 	var initial []int32
-	for i, n := range g.Nodes {
-		if n.Parent < 0 {
-			initial = append(initial, int32(i))
+	for i := range int32(g.Len()) {
+		if g.Node(i).Parent < 0 {
+			initial = append(initial, i)
 		}
 	}
 	neg := func(f *model.Formula) *model.Formula {
@@ -419,9 +419,9 @@ func (lg *livenessGraph) leadsToViolation(p, q, notQ *model.Formula) (*lasso, er
 	}
 	// the nodes of the not-q subgraph from which a cycle or a maximal
 	// node is reachable within it: backwards from those targets
-	n := len(lg.g.Nodes)
+	n := lg.g.Len()
 	preds := make([][]int32, n)
-	for i := range lg.g.Nodes {
+	for i := range lg.g.Len() {
 		if !in[i] {
 			continue
 		}
@@ -432,7 +432,7 @@ func (lg *livenessGraph) leadsToViolation(p, q, notQ *model.Formula) (*lasso, er
 		}
 	}
 	bad := make([]bool, n)
-	for i := range lg.g.Nodes {
+	for i := range lg.g.Len() {
 		if !in[i] {
 			continue
 		}
@@ -446,7 +446,7 @@ func (lg *livenessGraph) leadsToViolation(p, q, notQ *model.Formula) (*lasso, er
 	}
 	markPredecessors(preds, bad)
 	// the first reachable node (breadth-first order) with p, not q, bad
-	for i := range lg.g.Nodes {
+	for i := range lg.g.Len() {
 		if !bad[i] {
 			continue
 		}

@@ -65,20 +65,20 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		// allows on a cycle only for clocks the cycle resets
 		capped []bool
 	}
-	edges := make([][]edgeInfo, len(g.Nodes))
-	inCond := make([]bool, len(g.Nodes))
+	edges := make([][]edgeInfo, g.Len())
+	inCond := make([]bool, g.Len())
 	// idles: time can pass in the node forever (no invariant bounds a
 	// clock above, and no committed or urgent location or urgent
 	// synchronisation stops it)
-	idles := make([]bool, len(g.Nodes))
+	idles := make([]bool, g.Len())
 	// invCapped: the clocks the node's invariant bounds above
-	invCapped := make([][]bool, len(g.Nodes))
+	invCapped := make([][]bool, g.Len())
 	var guards []dbm.Constraint
 	var resets []model.Reset
 	// the search's deadline holds here too: the graph may have as many
 	// nodes as the exploration stored (a counter's 20,000 states)
 	stop := traceStop(opts)
-	for i := range g.Nodes {
+	for i := range g.Len() {
 		if stop != nil && i&255 == 0 && stop() {
 			return false
 		}
@@ -135,7 +135,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			edges[i] = append(edges[i], e)
 		}
 	}
-	adj := make([][]int32, len(g.Nodes))
+	adj := make([][]int32, g.Len())
 	for i, es := range edges {
 		for _, e := range es {
 			adj[i] = append(adj[i], e.to)
@@ -204,7 +204,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	// reaches: the nodes from which a cond-state is reachable by the
 	// edges that do not reset x
 	reaches := slices.Clone(inCond)
-	pred := make([][]int32, len(g.Nodes))
+	pred := make([][]int32, g.Len())
 	for a, es := range edges {
 		for _, e := range es {
 			pred[e.to] = append(pred[e.to], int32(a))

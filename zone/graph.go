@@ -18,24 +18,29 @@ import (
 // Herbreteau, Srivathsan, Walukiewicz, "Efficient emptiness check for timed
 // Büchi automata", CAV 2010).
 type Graph struct {
-	sys   *System
-	Nodes []GNode
-	// keys holds each discrete part's bytes, by number (GNode.key);
-	// zones, the nodes' encoded zones (GNode.zone); edges, each expanded
-	// node's successors followed by the indices of their moves
-	// (GNode.edges). A node holds no Go pointer, so that the collector
-	// never scans the nodes (before, a node's four slices made it scan
-	// 2.6 M pointers on Fischer N = 7's 655,075 nodes, and copy them with
-	// write barriers whenever Nodes grew).
+	sys *System
+	// nodes holds the nodes in chunks of graphChunk (Node); keys, each
+	// discrete part's bytes, by number (GNode.key); zones, the nodes'
+	// encoded zones (GNode.zone); edges, each expanded node's successors
+	// followed by the indices of their moves (GNode.edges). A node holds
+	// no Go pointer and nothing moves once stored: before, a node's four
+	// slices made the collector scan 2.6 M pointers on Fischer N = 7's
+	// 655,075 nodes, and one slice of all the nodes was copied, with
+	// write barriers and without a preemption point, whenever it grew.
+	nodes [][]GNode
+	n     int32
 	keys  [][]byte
-	zones byteSlab
-	edges []int32
+	zones slab[byte]
+	edges slab[int32]
 }
+
+// graphChunk is the number of nodes in a chunk of Graph.nodes.
+const graphChunk = 1 << 14
 
 // GNode is a state of a Graph.
 type GNode struct {
 	zone    uint64 // the zone's bytes in Graph.zones
-	edges   int64  // the first of the node's successors in Graph.edges
+	edges   uint64 // the node's successors and moves in Graph.edges
 	zoneLen uint32
 	key     int32 // the discrete part's number in Graph.keys
 	nSucc   int32
@@ -47,23 +52,40 @@ type GNode struct {
 	minimal bool
 }
 
+// Len returns the number of nodes; they are numbered from 0.
+func (g *Graph) Len() int { return int(g.n) }
+
+// Node returns node i.
+func (g *Graph) Node(i int32) *GNode { return &g.nodes[i/graphChunk][i%graphChunk] }
+
+// add appends n and returns its number.
+func (g *Graph) add(n GNode) int32 {
+	if int(g.n)/graphChunk == len(g.nodes) {
+		g.nodes = append(g.nodes, make([]GNode, graphChunk))
+	}
+	id := g.n
+	*g.Node(id) = n
+	g.n++
+	return id
+}
+
 // Succ lists node i's successors, in the order of the moves.
 func (g *Graph) Succ(i int32) []int32 {
-	n := &g.Nodes[i]
-	return g.edges[n.edges : n.edges+int64(n.nSucc)]
+	n := g.Node(i)
+	return g.edges.get(n.edges, uint32(n.nSucc))
 }
 
 // SuccMoves lists, parallel to Succ(i), the index of the move (in the
 // order of Stepper.Moves) that leads from node i to each successor.
 func (g *Graph) SuccMoves(i int32) []int32 {
-	n := &g.Nodes[i]
-	return g.edges[n.edges+int64(n.nSucc) : n.edges+2*int64(n.nSucc)]
+	n := g.Node(i)
+	return g.edges.get(n.edges+uint64(n.nSucc), uint32(n.nSucc))
 }
 
 // storedZone returns node i's zone as stored.
 func (g *Graph) storedZone(i int32) storedZone {
-	n := &g.Nodes[i]
-	return storedZone{b: g.zones.bytes(n.zone, n.zoneLen), width: n.width, minimal: n.minimal}
+	n := g.Node(i)
+	return storedZone{b: g.zones.get(n.zone, n.zoneLen), width: n.width, minimal: n.minimal}
 }
 
 // Decode unpacks a node's discrete part and zone.
@@ -75,34 +97,46 @@ func (g *Graph) Decode(i int32, locs, vars []int32, z dbm.DBM) {
 // DecodeKey unpacks a node's discrete part alone: what a formula without
 // clock constraints reads.
 func (g *Graph) DecodeKey(i int32, locs, vars []int32) {
-	g.sys.decodeKey(g.keys[g.Nodes[i].key], locs, vars)
+	g.sys.decodeKey(g.keys[g.Node(i).key], locs, vars)
 }
 
-// byteSlab holds byte strings in chunks of a megabyte (a string longer
-// than that gets a chunk of its own), addressed by the chunk's number
-// shifted left by 32 bits plus the offset in the chunk: a position holds
-// no pointer, and the chunks never move.
-type byteSlab struct {
-	chunks [][]byte
+// slab holds runs of T in chunks of slabChunk (a longer run gets a chunk
+// of its own), addressed by the chunk's number shifted left by 32 bits
+// plus the offset in the chunk: a position holds no pointer, and the
+// chunks never move.
+type slab[T any] struct {
+	chunks [][]T
 }
 
-const byteSlabChunk = 1 << 20
+const slabChunk = 1 << 18
 
-// add copies b into the slab and returns its position.
-func (s *byteSlab) add(b []byte) uint64 {
+// add copies the runs into the slab, one after the other, and returns
+// the position of the first.
+func (s *slab[T]) add(runs ...[]T) uint64 {
+	n := 0
+	for _, r := range runs {
+		n += len(r)
+	}
 	k := len(s.chunks) - 1
-	if k < 0 || cap(s.chunks[k])-len(s.chunks[k]) < len(b) {
-		s.chunks = append(s.chunks, make([]byte, 0, max(byteSlabChunk, len(b))))
+	if k < 0 || cap(s.chunks[k])-len(s.chunks[k]) < n {
+		s.chunks = append(s.chunks, make([]T, 0, max(slabChunk, n)))
 		k++
 	}
 	c := s.chunks[k]
 	pos := uint64(k)<<32 | uint64(len(c))
-	s.chunks[k] = append(c, b...)
+	for _, r := range runs {
+		c = append(c, r...)
+	}
+	s.chunks[k] = c
 	return pos
 }
 
-// bytes returns the n bytes at pos.
-func (s *byteSlab) bytes(pos uint64, n uint32) []byte {
+// get returns the n elements at pos (nil when n is 0: a node without
+// successors has no position).
+func (s *slab[T]) get(pos uint64, n uint32) []T {
+	if n == 0 {
+		return nil
+	}
 	off := uint32(pos)
 	return s.chunks[pos>>32][off : off+n : off+n]
 }
@@ -148,12 +182,11 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 		ref := zoneRef{k, maphash.Bytes(seed, b)}
 		prev, had := first[ref]
 		for id, ok := prev, had; ok; id, ok = sameHash[id], sameHash[id] >= 0 {
-			if n := &g.Nodes[id]; n.width == w && bytes.Equal(g.zones.bytes(n.zone, n.zoneLen), b) {
+			if n := g.Node(id); n.width == w && bytes.Equal(g.zones.get(n.zone, n.zoneLen), b) {
 				return id, false
 			}
 		}
-		id := int32(len(g.Nodes))
-		g.Nodes = append(g.Nodes, GNode{zone: g.zones.add(b), zoneLen: uint32(len(b)), key: k, width: w, minimal: min, Parent: -1, MoveIdx: -1})
+		id := g.add(GNode{zone: g.zones.add(b), zoneLen: uint32(len(b)), key: k, width: w, minimal: min, Parent: -1, MoveIdx: -1})
 		if !had {
 			prev = -1
 		}
@@ -172,7 +205,7 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	res := Result{Extrapolation: opts.Extrapolation.Describe()}
 	finish := func(r StopReason) (*Graph, Result) {
 		res.Reason = r
-		res.Stored = int64(len(g.Nodes))
+		res.Stored = int64(g.n)
 		res.Discrete = int64(len(keys))
 		res.Elapsed = now().Sub(start)
 		res.PeakMemory = mem.sample()
@@ -190,7 +223,7 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	var queue []int32
 
 	// succ and succMoves collect the successors of the node expanded
-	// (add's parent), which then go to the end of g.edges, once its
+	// (add's parent), which then go to g.edges, once its
 	// expansion ends
 	var succ, succMoves []int32
 	add := func(parent, moveIdx int32, l, v []int32, zz dbm.DBM) {
@@ -202,7 +235,8 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 		for _, p := range parts {
 			id, fresh := find(key, p)
 			if fresh {
-				g.Nodes[id].Parent, g.Nodes[id].MoveIdx = parent, moveIdx
+				n := g.Node(id)
+				n.Parent, n.MoveIdx = parent, moveIdx
 				queue = append(queue, id)
 			}
 			if parent >= 0 {
@@ -253,16 +287,15 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 			err = merr
 		}
 		if len(succ) > 0 {
-			n := &g.Nodes[cur]
-			n.edges, n.nSucc = int64(len(g.edges)), int32(len(succ))
-			g.edges = append(append(g.edges, succ...), succMoves...)
+			n := g.Node(cur)
+			n.edges, n.nSucc = g.edges.add(succ, succMoves), int32(len(succ))
 			succ, succMoves = succ[:0], succMoves[:0]
 		}
 		if err != nil {
 			res.Err = err.(*ModelError)
 			return finish(Failed)
 		}
-		if opts.Limits.MaxStates > 0 && int64(len(g.Nodes)) >= opts.Limits.MaxStates {
+		if opts.Limits.MaxStates > 0 && int64(g.n) >= opts.Limits.MaxStates {
 			return finish(LimitStates)
 		}
 	}
@@ -273,12 +306,12 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 // state to node i.
 func (g *Graph) PathMoves(i int32) ([]Move, error) {
 	var ids []int32
-	for x := i; g.Nodes[x].Parent >= 0; x = g.Nodes[x].Parent {
+	for x := i; g.Node(x).Parent >= 0; x = g.Node(x).Parent {
 		ids = append(ids, x)
 	}
 	moves := make([]Move, 0, len(ids))
 	for k := len(ids) - 1; k >= 0; k-- {
-		n := &g.Nodes[ids[k]]
+		n := g.Node(ids[k])
 		m, err := g.MoveTo(n.Parent, n.MoveIdx)
 		if err != nil {
 			return nil, err

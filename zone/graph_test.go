@@ -40,8 +40,8 @@ func TestGraphNodesAreDistinctStates(t *testing.T) {
 				z          dbm.DBM
 			}
 			byKey := map[string][]int{}
-			states := make([]state, len(g.Nodes))
-			for i := range g.Nodes {
+			states := make([]state, g.Len())
+			for i := range g.Len() {
 				s := state{make([]int32, sys.NProcs), make([]int32, sys.NVars), dbm.New(sys.Dim)}
 				g.Decode(int32(i), s.locs, s.vars, s.z)
 				states[i] = s
@@ -56,7 +56,7 @@ func TestGraphNodesAreDistinctStates(t *testing.T) {
 			if int64(len(byKey)) != res.Discrete {
 				t.Errorf("%d discrete parts decoded, the result says %d", len(byKey), res.Discrete)
 			}
-			t.Logf("%d nodes, %d discrete parts", len(g.Nodes), len(byKey))
+			t.Logf("%d nodes, %d discrete parts", g.Len(), len(byKey))
 		})
 	}
 }

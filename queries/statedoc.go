@@ -476,11 +476,9 @@ func ratValue(v *jval) (*big.Rat, error) {
 	if v.kind != 'n' && v.kind != 's' {
 		return nil, fmt.Errorf("the value is a number or a string such as \"2.5\" or \"5/2\"")
 	}
-	r, ok := new(big.Rat).SetString(strings.TrimSpace(v.str))
-	if !ok || v.kind == 's' && strings.ContainsAny(v.str, "eE") {
-		return nil, fmt.Errorf("%q is not a number (a decimal such as 2.5 or a fraction such as 5/2)", v.str)
-	}
-	return r, nil
+	// a JSON number may have an exponent, a string holds a decimal or a
+	// fraction
+	return readRat(v.str, v.kind == 'n')
 }
 
 // jval is a JSON value with the offset where it starts in the source.

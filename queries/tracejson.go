@@ -89,9 +89,9 @@ func (j *JSONRun) RunTrace(net *model.Network) (*Trace, error) {
 	// the common denominator
 	den := big.NewInt(1)
 	parse := func(what, s string) (*big.Rat, error) {
-		r, ok := new(big.Rat).SetString(strings.TrimSpace(s))
-		if !ok {
-			return nil, fmt.Errorf("%s: %q is not a number", what, s)
+		r, err := readRat(s, true)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", what, err)
 		}
 		if r.Sign() < 0 {
 			return nil, fmt.Errorf("%s: %q is negative", what, s)

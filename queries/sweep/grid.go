@@ -90,25 +90,25 @@ func ParseValues(s string) ([]int64, error) {
 		if err != nil {
 			return nil, err
 		}
-		n := (b-a)/step + 1
+		// the number of values, in unsigned arithmetic: b-a overflows
+		// int64 between ends of opposite signs, and a + k·step, with
+		// v > b-step as the test, ran past b near the ends of int64
+		// ("-9223372036854775808..-9223372036854775807/9223372036854775807"
+		// gave -1 and 9223372036854775806 too)
+		span := uint64(b) - uint64(a)
 		if a > b {
-			n = (a-b)/step + 1
+			span = uint64(a) - uint64(b)
 		}
-		if n > maxAxis || n < 0 {
+		if span/uint64(step) >= maxAxis {
 			return nil, fmt.Errorf("%q has more than %d values", item, maxAxis)
 		}
-		for v := a; ; {
-			out = append(out, v)
+		n := span/uint64(step) + 1
+		for k := range n {
+			d := k * uint64(step) // at most span: no overflow
 			if a <= b {
-				if v > b-step {
-					break
-				}
-				v += step
+				out = append(out, int64(uint64(a)+d))
 			} else {
-				if v < b+step {
-					break
-				}
-				v -= step
+				out = append(out, int64(uint64(a)-d))
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"bytes"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -103,4 +104,48 @@ func checkRanges(t *testing.T, s string) {
 		}
 		t.Fatalf("%q: values %v, want %v", s, vs, want)
 	}
+}
+
+// FuzzSweepResults feeds arbitrary text to the readers of result files
+// (ReadResults: sweep --costs, sweep merge, sweep plot) and what uses
+// what they read: merging a file with itself, the costs of its points and
+// the plot of each parameter against each result. Nothing may panic or
+// hang. The seed corpus is the result files under docs/results.
+//
+//	go test -run XXX -fuzz FuzzSweepResults -fuzztime 1m ./queries/sweep/
+func FuzzSweepResults(f *testing.F) {
+	files, err := filepath.Glob("../../docs/results/*.jsonl")
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no result files: %v", err)
+	}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(src) <= 1<<14 {
+			f.Add(src, "time")
+		}
+	}
+	f.Add([]byte(`{"tool":"tcheck","sweep":{"grid":[{"d":[0]}]}}`+"\n"+`{"index":0,"params":{"d":0}}`+"\n"), "states")
+	f.Fuzz(func(t *testing.T, src []byte, y string) {
+		if len(src) > 1<<15 {
+			return
+		}
+		r, err := ReadResults(bytes.NewReader(src))
+		if err != nil {
+			return
+		}
+		_, _, _ = Merge([]*Results{r, r}, []string{"a", "b"}, MergeOptions{Partial: true})
+		_ = CostsFromResults(r)
+		xs := []string{""}
+		for _, b := range r.Header.Sweep.Grid {
+			for _, a := range b {
+				xs = append(xs, a.Name)
+			}
+		}
+		for _, x := range xs[:min(len(xs), 4)] {
+			_, _ = Plot(&r.Header.Sweep, r.Points, PlotOptions{X: x, Y: y}, nil)
+		}
+	})
 }

@@ -144,6 +144,27 @@ func TestRangeViolationIsAnError(t *testing.T) {
 	}
 }
 
+// TestLivenessModelErrorHasATrace: a liveness query (E[], A<>, -->) on a
+// model whose runs reach a model error is an error with a replayed trace
+// to the move that raises it, as a reachability query's is (the
+// differential tester's first liveness queries found them without one).
+func TestLivenessModelErrorHasATrace(t *testing.T) {
+	for _, formula := range []string{"E[] n <= 3", "A<> n == 3", "n == 1 --> n == 2"} {
+		t.Run(formula, func(t *testing.T) {
+			r := checkFormula(t, "testdata/errors/range.yaml", nil, formula, Options{})
+			if r.Verdict != Error || r.Err == nil {
+				t.Fatalf("got %v (%v), want a model error", r.Verdict, r.Err)
+			}
+			if r.Trace == nil {
+				t.Fatalf("no trace to the error: %v", r.TraceErr)
+			}
+			if last := r.Trace.Vars[len(r.Trace.Vars)-1]; last[0] != 3 {
+				t.Fatalf("trace ends with n = %d, want 3", last[0])
+			}
+		})
+	}
+}
+
 // TestOutOfRangeIsAnError proves that values the engine cannot represent are
 // model errors raised by the move that computes them, with a replayed trace
 // to that move, under every option that changes how states are stored or

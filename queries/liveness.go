@@ -296,7 +296,21 @@ func checkLiveness(sys *zone.System, q *Query, opts Options, live *liveGraph) *R
 	switch res.Reason {
 	case zone.Completed:
 	case zone.Failed:
+		// a model error: the trace leads to it, as a reachability
+		// query's does (checkMembers)
 		r.Verdict, r.Err = Error, res.Err
+		if !opts.NoTrace {
+			var moves []zone.Move
+			var err error
+			if g.ErrNode >= 0 {
+				moves, err = g.PathMoves(g.ErrNode)
+			}
+			if err != nil {
+				r.TraceErr = err
+			} else {
+				r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, nil, errorMoveGuard(sys, opts.From, moves, res.Err.Move), traceStop(opts))
+			}
+		}
 		return r
 	default:
 		r.Verdict = Unknown

@@ -32,6 +32,10 @@ type Graph struct {
 	keys  [][]byte
 	zones slab[byte]
 	edges slab[int32]
+	// ErrNode is, when the result's Reason is Failed, the node whose
+	// expansion raised the model error (-1: the initial state), so that
+	// a trace can lead to it.
+	ErrNode int32
 }
 
 // graphChunk is the number of nodes in a chunk of Graph.nodes.
@@ -247,7 +251,7 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	}
 	ok, err := st.InitialFrom(opts.Initial, locs, vars, z)
 	if err != nil {
-		res.Err = err.(*ModelError)
+		res.Err, g.ErrNode = err.(*ModelError), -1
 		return finish(Failed)
 	}
 	if !ok {
@@ -292,7 +296,7 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 			succ, succMoves = succ[:0], succMoves[:0]
 		}
 		if err != nil {
-			res.Err = err.(*ModelError)
+			res.Err, g.ErrNode = err.(*ModelError), cur
 			return finish(Failed)
 		}
 		if opts.Limits.MaxStates > 0 && int64(g.n) >= opts.Limits.MaxStates {

@@ -188,7 +188,35 @@ func Generate(s *Source) *Model {
 	g.queries()
 	g.priorities()
 	g.progressMeasure()
-	return &Model{Text: g.text(), Procs: nProcs, Clocks: nClocks, Queries: len(g.qs)}
+	text := g.text()
+	// the liveness queries are drawn last and appended to the queries,
+	// the text's last section, so that the rest of a seed's model is the
+	// one it was before they were added (the text draws initial values)
+	for _, qq := range g.livenessQueries() {
+		text = fmt.Appendf(text, "  %s: {formula: %s}\n", qq.name, q(qq.formula))
+	}
+	return &Model{Text: text, Procs: nProcs, Clocks: nClocks, Queries: len(g.qs)}
+}
+
+// livenessQueries draws none to two liveness queries (E[], A<>, -->) over
+// locations and data (their formulas may not test clocks), adds them to
+// g.qs and returns them.
+func (g *generator) livenessQueries() []genQuery {
+	s := g.s
+	start := len(g.qs)
+	for range s.intn(3) {
+		var f string
+		switch s.intn(3) {
+		case 0:
+			f = "E[] " + g.conj(false)
+		case 1:
+			f = "A<> " + g.conj(false)
+		default:
+			f = g.stateAtom(false) + " --> " + g.stateAtom(false)
+		}
+		g.qs = append(g.qs, genQuery{fmt.Sprintf("q%d", len(g.qs)), f})
+	}
+	return g.qs[start:]
 }
 
 // measureWeights are the factors a random progress measure's terms get

@@ -38,6 +38,9 @@ type Reference interface {
 	Reachable(net *model.Network, f *model.Formula) (bool, error)
 	Invariant(net *model.Network, f *model.Formula) (bool, error)
 	Sup(net *model.Network, cond *model.Formula, clock int) (SupValue, error)
+	// Live decides a liveness query, E[] f, A<> f or f --> g (kind),
+	// and reports whether it is satisfied.
+	Live(net *model.Network, kind syntax.QueryKind, f, g *model.Formula) (bool, error)
 	Kind(err error) ErrKind
 }
 
@@ -207,7 +210,7 @@ type Outcome struct {
 // expectation is what a tcheck result may be, for one query.
 type expectation struct {
 	decided             bool // false: nothing to compare with
-	posOK, negOK, errOK bool // positive: E<> satisfied / A[] violated
+	posOK, negOK, errOK bool // positive: a trace (positive) is due
 	sup                 *SupValue
 	from                string // "reference" or "baseline"
 	ref                 string // what the reference said, for messages
@@ -614,6 +617,14 @@ func (r *run) refExpect(q *queries.Query) expectation {
 				e = expectation{decided: true, from: "reference", posOK: ok, negOK: !ok}
 				e.ref = map[bool]string{true: "goal reachable", false: "goal unreachable"}[ok]
 			}
+		case syntax.QueryEG, syntax.QueryAF, syntax.QueryLeadsTo:
+			var ok bool
+			if ok, err = r.ref.Live(r.net, q.Kind, q.Formula, q.Formula2); err == nil {
+				// a witness (E[]) or a counterexample (A<>, -->) is due
+				pos := ok == (q.Kind == syntax.QueryEG)
+				e = expectation{decided: true, from: "reference", posOK: pos, negOK: !pos}
+				e.ref = map[bool]string{true: "satisfied", false: "violated"}[ok]
+			}
 		case syntax.QuerySup:
 			if len(q.Terms) == 1 && q.Terms[0].Clock > 0 {
 				cond := q.Formula
@@ -686,9 +697,15 @@ func (r *run) baseExpect(q *queries.Query, b *queries.Result) expectation {
 	return e
 }
 
+// positive reports whether r is the answer that comes with a trace: E<>
+// and E[] satisfied (a witness), A[], A<> and --> violated (a
+// counterexample).
 func positive(q *queries.Query, r *queries.Result) bool {
-	return (q.Kind == syntax.QueryEF && r.Verdict == queries.Satisfied) ||
-		(q.Kind == syntax.QueryAG && r.Verdict == queries.Violated)
+	switch q.Kind {
+	case syntax.QueryEF, syntax.QueryEG:
+		return r.Verdict == queries.Satisfied
+	}
+	return r.Verdict == queries.Violated
 }
 
 func fromValue(v queries.Value) SupValue {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/syntax"
 	"github.com/tcheck/tcheck/queries"
 	"github.com/tcheck/tcheck/zone"
 )
@@ -44,10 +45,11 @@ var openFindings = map[string]bool{}
 var knownSeeds = map[uint64]string{}
 
 // wrongReference answers like ref but with a planted error: reachability
-// negated, or every sup one more than it is.
+// and liveness negated, liveness alone negated, or every sup one more than
+// it is.
 type wrongReference struct {
 	RegionReference
-	negate, supPlusOne bool
+	negate, supPlusOne, negateLive bool
 }
 
 func (w wrongReference) Reachable(net *model.Network, f *model.Formula) (bool, error) {
@@ -58,6 +60,11 @@ func (w wrongReference) Reachable(net *model.Network, f *model.Formula) (bool, e
 func (w wrongReference) Invariant(net *model.Network, f *model.Formula) (bool, error) {
 	ok, err := w.RegionReference.Invariant(net, f)
 	return ok != w.negate, err
+}
+
+func (w wrongReference) Live(net *model.Network, kind syntax.QueryKind, f, g *model.Formula) (bool, error) {
+	ok, err := w.RegionReference.Live(net, kind, f, g)
+	return ok != (w.negate || w.negateLive), err
 }
 
 func (w wrongReference) Sup(net *model.Network, cond *model.Formula, clock int) (SupValue, error) {
@@ -79,6 +86,7 @@ func TestHarnessCanFail(t *testing.T) {
 	}{
 		{"negated verdicts", wrongReference{RegionReference: ref, negate: true}, "verdict"},
 		{"sup off by one", wrongReference{RegionReference: ref, supPlusOne: true}, "sup"},
+		{"negated liveness", wrongReference{RegionReference: ref, negateLive: true}, "verdict"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			found := 0

@@ -2,8 +2,10 @@ package difftest
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/syntax"
 	"github.com/tcheck/tcheck/refcheck"
 )
 
@@ -24,6 +26,18 @@ func (r RegionReference) Invariant(net *model.Network, f *model.Formula) (bool, 
 func (r RegionReference) Sup(net *model.Network, cond *model.Formula, clock int) (SupValue, error) {
 	v, err := refcheck.Sup(net, cond, clock, r.Opts)
 	return v, err
+}
+
+func (r RegionReference) Live(net *model.Network, kind syntax.QueryKind, f, g *model.Formula) (bool, error) {
+	switch kind {
+	case syntax.QueryEG:
+		return refcheck.AlwaysOnSomePath(net, f, r.Opts)
+	case syntax.QueryAF:
+		return refcheck.EventuallyOnAllPaths(net, f, r.Opts)
+	case syntax.QueryLeadsTo:
+		return refcheck.LeadsTo(net, f, g, r.Opts)
+	}
+	return false, &refcheck.Unsupported{Msg: fmt.Sprintf("query kind %v", kind)}
 }
 
 func (RegionReference) Kind(err error) ErrKind {

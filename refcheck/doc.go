@@ -2,8 +2,9 @@
 // automata, used by the differential tester (issue 12) to check tcheck's
 // symbolic engine. It shares nothing with packages zone, dbm and queries: it
 // uses only the compiled model (package model: guards, updates, invariants,
-// formulas) and decides E<>, A[] and sup over a clock by an explicit
-// exploration of the region graph.
+// formulas) and decides E<>, A[], sup over a clock and the liveness queries
+// E[], A<> and --> (liveness.go) by an explicit exploration of the region
+// graph.
 //
 // # Theory
 //
@@ -94,8 +95,8 @@
 // Models with stopwatches (clock rates x' == e in invariants): their
 // reachability is undecidable and regions are no finite bisimulation once
 // clocks advance at different rates; every entry point returns
-// Unsupported. Liveness (E[], A<>, -->), inf, sup over data expressions (callers use the
-// E<>/A[] and sup-over-a-clock entry points only). Diagonal constraints
+// Unsupported. inf, sup over data expressions, and liveness formulas that
+// test clocks or deadlock (tcheck refuses them too). Diagonal constraints
 // x - y ≺ c are decided while both clocks are below their ceilings and
 // raise the ceilings otherwise; when the clocks grow without bound that
 // ends in Unsupported (regions lose x - y beyond the ceilings).

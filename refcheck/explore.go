@@ -34,8 +34,10 @@ type explorer struct {
 	// no process, with ceiling 1, set back to 0 whenever it reaches 1, so
 	// that a time step that makes it reach 1 witnesses one time unit.
 	tick int
-	// supClock > 0: record the region graph's edges (succ) for Sup.
+	// supClock > 0: record the region graph's edges (succ) for Sup; graph:
+	// record them for the liveness queries (liveness.go).
 	supClock int
+	graph    bool
 	succ     [][]edgeRec
 
 	states    [][]int32
@@ -94,6 +96,9 @@ func newExplorer(net *model.Network, ceil []int32, maxStates int, supClock int) 
 	return x
 }
 
+// records reports whether the exploration records the graph's edges.
+func (x *explorer) records() bool { return x.supClock > 0 || x.graph }
+
 func (x *explorer) locs(st []int32) []int32 { return st[:x.np] }
 func (x *explorer) vars(st []int32) []int32 { return st[x.np : x.np+x.nv] }
 
@@ -126,7 +131,7 @@ func (x *explorer) add(st []int32) (int32, error) {
 	x.states = append(x.states, st)
 	x.hasMove = append(x.hasMove, false)
 	x.delayNext = append(x.delayNext, -1)
-	if x.supClock > 0 {
+	if x.records() {
 		x.succ = append(x.succ, nil)
 	}
 	return i, nil
@@ -540,7 +545,7 @@ func (x *explorer) explore() error {
 		err := x.moves(st, func(next []int32, resetsSup bool) error {
 			x.hasMove[i] = true
 			j, err := x.add(next)
-			if err == nil && x.supClock > 0 {
+			if err == nil && x.records() {
 				x.succ[i] = append(x.succ[i], edgeRec{to: j, resets: resetsSup})
 			}
 			return err
@@ -566,7 +571,7 @@ func (x *explorer) explore() error {
 				return err
 			}
 			x.delayNext[i] = j
-			if x.supClock > 0 {
+			if x.records() {
 				x.succ[i] = append(x.succ[i], edgeRec{to: j, tick: tick})
 			}
 		}

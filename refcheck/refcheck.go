@@ -63,7 +63,7 @@ func (m *ModelError) Error() string { return "model error: " + m.Err.Error() }
 // *ModelError, whether or not f is reachable.
 func Reachable(net *model.Network, f *model.Formula, opts Options) (bool, error) {
 	found := false
-	err := solve(net, []*model.Formula{f}, 0, opts, func(x *explorer) error {
+	err := solve(net, []*model.Formula{f}, 0, false, opts, func(x *explorer) error {
 		found = false
 		unknown := false
 		for i := range x.states {
@@ -139,7 +139,7 @@ func Sup(net *model.Network, cond *model.Formula, clock int, opts Options) (SupV
 	if cond != nil {
 		fs = append(fs, cond)
 	}
-	err := solve(net, fs, clock, opts, func(x *explorer) error {
+	err := solve(net, fs, clock, false, opts, func(x *explorer) error {
 		res = SupValue{None: true}
 		unknown := false
 		var unbounded []bool // computed when first needed
@@ -269,11 +269,12 @@ func (x *explorer) eval(f *model.Formula, i int32) (tri, error) {
 }
 
 // solve explores the region graph with the ceilings of net and fs (and
-// SupCeiling for supClock > 0) and runs query on the exploration; while
+// SupCeiling for supClock > 0), recording its edges where graph is set,
+// and runs query on the exploration; while
 // the exploration or the query meets a constraint that a region does not
 // decide, it raises the ceilings concerned and starts again, up to a cap
 // (then Unsupported).
-func solve(net *model.Network, fs []*model.Formula, supClock int, opts Options, query func(*explorer) error) error {
+func solve(net *model.Network, fs []*model.Formula, supClock int, graph bool, opts Options, query func(*explorer) error) error {
 	if len(net.Clocks) == 0 {
 		return &Unsupported{Msg: "the network has no reference clock"}
 	}
@@ -304,6 +305,7 @@ func solve(net *model.Network, fs []*model.Formula, supClock int, opts Options, 
 	}
 	for range maxRetries {
 		x := newExplorer(net, ceil, maxStates, supClock)
+		x.graph = graph
 		err := x.explore()
 		if err == nil {
 			err = query(x)

@@ -20,15 +20,7 @@ import (
 //
 //	go test -run XXX -fuzz FuzzSweepInputs -fuzztime 1m ./queries/sweep/
 func FuzzSweepInputs(f *testing.F) {
-	files, err := filepath.Glob("../../agreement/paper/*.sweep.yaml")
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no sweep files: %v", err)
-	}
-	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, src := range seedFiles(f, "../../agreement/paper/*.sweep.yaml") {
 		f.Add(src, "c1 >= 2 && d == 100 || f != 1")
 	}
 	for _, s := range []string{"model: timeout\ngrid: {d: 0..x}\n", "model: timeout\ngrid: {d: 0}\nexpect: {A1: yes}\n", "model: timeout\ngrid: {d: 0}\noptions: {timeout: soon}\n"} {
@@ -114,15 +106,7 @@ func checkRanges(t *testing.T, s string) {
 //
 //	go test -run XXX -fuzz FuzzSweepResults -fuzztime 1m ./queries/sweep/
 func FuzzSweepResults(f *testing.F) {
-	files, err := filepath.Glob("../../docs/results/*.jsonl")
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no result files: %v", err)
-	}
-	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, src := range seedFiles(f, "../../docs/results/*.jsonl") {
 		if len(src) <= 1<<14 {
 			f.Add(src, "time")
 		}
@@ -148,4 +132,21 @@ func FuzzSweepResults(f *testing.F) {
 			_, _ = Plot(&r.Header.Sweep, r.Points, PlotOptions{X: x, Y: y}, nil)
 		}
 	})
+}
+
+// seedFiles reads the files matching glob, at least one.
+func seedFiles(f *testing.F, glob string) [][]byte {
+	files, err := filepath.Glob(glob)
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no files %s: %v", glob, err)
+	}
+	var out [][]byte
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, src)
+	}
+	return out
 }

@@ -188,8 +188,8 @@ func runSeeds(t *testing.T, n int, gen func(uint64) []byte, harness func(int) *H
 	if failed > 10 {
 		t.Errorf("... %d models with disagreements in all", failed)
 	}
-	msg := fmt.Sprintf("%d models, %d queries %v, %d results compared over %d configurations, reference: %d decided, %d unsupported, %d over its limit, %d model errors; Extra_None unknown: %d; traces checked: %d; verdicts error: %d; sup imprecise: %d, skipped (slow): %d, undecided: %d; traces retried with a longer deadline: %d; %v wall, %v CPU",
-		total.Models, total.Queries, total.ByKind, total.Compared, len(Configs), total.RefDecided, total.RefUnsupported, total.RefLimit, total.RefModelError, total.NoneUnknown, total.Traces, total.Errors, total.Imprecise, total.SkippedSlow, total.Undecided, total.TraceRetries, time.Since(start).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond))
+	msg := fmt.Sprintf("%d models, %d queries %v, %d results compared over %d configurations, reference: %d decided, %d unsupported, %d over its limit, %d model errors; Extra_None unknown: %d; traces checked: %d; verdicts error: %d; sup imprecise: %d, skipped (slow): %d, undecided: %d; liveness at the state limit: %d; traces retried with a longer deadline: %d; %v wall, %v CPU",
+		total.Models, total.Queries, total.ByKind, total.Compared, len(Configs), total.RefDecided, total.RefUnsupported, total.RefLimit, total.RefModelError, total.NoneUnknown, total.Traces, total.Errors, total.Imprecise, total.SkippedSlow, total.Undecided, total.LiveAtLimit, total.TraceRetries, time.Since(start).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond))
 	if defaultReference() == nil {
 		msg += " (no reference: tcheck against itself only)"
 	}

@@ -1,7 +1,9 @@
 package difftest
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -143,7 +145,39 @@ func GenerateSymmetric(s *Source) *Model {
 	if m := g.progressMeasure(); m != "" {
 		text = append(text, "progress: "+q(m)+"\n"...)
 	}
+	// the liveness queries last (Generate's), their lines inserted at the
+	// end of the queries section, before the progress line
+	var live []byte
+	for _, qq := range g.livenessQueries() {
+		live = fmt.Appendf(live, "  %s: {formula: %s}\n", qq.name, q(qq.formula))
+	}
+	if i := bytes.LastIndex(text, []byte("\nprogress: ")); i >= 0 {
+		text = slices.Concat(text[:i+1], live, text[i+1:])
+	} else {
+		text = append(text, live...)
+	}
 	return &Model{Text: text, Procs: g.procs, Clocks: g.nClocks, Queries: len(g.qs)}
+}
+
+// livenessQueries draws none to two liveness queries (E[], A<>, -->) over
+// locations and data, as Generate's do, adds them to g.qs and returns
+// them.
+func (g *symGen) livenessQueries() []genQuery {
+	s := g.s
+	start := len(g.qs)
+	for range s.intn(3) {
+		var f string
+		switch s.intn(3) {
+		case 0:
+			f = "E[] " + g.conj(false)
+		case 1:
+			f = "A<> " + g.conj(false)
+		default:
+			f = g.stateAtom(false) + " --> " + g.stateAtom(false)
+		}
+		g.qs = append(g.qs, genQuery{fmt.Sprintf("q%d", len(g.qs)), f})
+	}
+	return g.qs[start:]
 }
 
 // progressMeasure draws, for every other model, a progress measure (the

@@ -202,21 +202,34 @@ func Generate(s *Source) *Model {
 // locations and data (their formulas may not test clocks), adds them to
 // g.qs and returns them.
 func (g *generator) livenessQueries() []genQuery {
-	s := g.s
 	start := len(g.qs)
+	g.qs = drawLiveness(g.s, g, g.qs)
+	return g.qs[start:]
+}
+
+// atomDrawer is what drawLiveness needs of a generator: conjunctions and
+// atoms over its locations and data (and clocks, which it does not ask).
+type atomDrawer interface {
+	conj(clocks bool) string
+	stateAtom(clocks bool) string
+}
+
+// drawLiveness appends to qs none to two liveness queries drawn from s
+// over a's atoms without clocks, numbered after qs.
+func drawLiveness(s *Source, a atomDrawer, qs []genQuery) []genQuery {
 	for range s.intn(3) {
 		var f string
 		switch s.intn(3) {
 		case 0:
-			f = "E[] " + g.conj(false)
+			f = "E[] " + a.conj(false)
 		case 1:
-			f = "A<> " + g.conj(false)
+			f = "A<> " + a.conj(false)
 		default:
-			f = g.stateAtom(false) + " --> " + g.stateAtom(false)
+			f = a.stateAtom(false) + " --> " + a.stateAtom(false)
 		}
-		g.qs = append(g.qs, genQuery{fmt.Sprintf("q%d", len(g.qs)), f})
+		qs = append(qs, genQuery{fmt.Sprintf("q%d", len(qs)), f})
 	}
-	return g.qs[start:]
+	return qs
 }
 
 // measureWeights are the factors a random progress measure's terms get

@@ -163,20 +163,8 @@ func GenerateSymmetric(s *Source) *Model {
 // locations and data, as Generate's do, adds them to g.qs and returns
 // them.
 func (g *symGen) livenessQueries() []genQuery {
-	s := g.s
 	start := len(g.qs)
-	for range s.intn(3) {
-		var f string
-		switch s.intn(3) {
-		case 0:
-			f = "E[] " + g.conj(false)
-		case 1:
-			f = "A<> " + g.conj(false)
-		default:
-			f = g.stateAtom(false) + " --> " + g.stateAtom(false)
-		}
-		g.qs = append(g.qs, genQuery{fmt.Sprintf("q%d", len(g.qs)), f})
-	}
+	g.qs = drawLiveness(g.s, g, g.qs)
 	return g.qs[start:]
 }
 

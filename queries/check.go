@@ -818,7 +818,7 @@ func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.
 		case checkModelErr != nil:
 			r.Verdict, r.Err = Error, checkModelErr
 			if wantTrace {
-				r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, checkErrMoves, nil, errorMoveGuard(sys, opts.From, checkErrMoves, checkModelErr.Move), traceStop(opts))
+				r.Trace, r.TraceErr = traceToError(sys, opts, checkErrMoves, checkModelErr.Move)
 			}
 		case checkErr != nil:
 			r.Verdict, r.TraceErr = Error, checkErr
@@ -837,7 +837,7 @@ func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.
 				if err != nil {
 					r.TraceErr = err
 				} else {
-					r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, nil, errorMoveGuard(sys, opts.From, moves, res.Err.Move), traceStop(opts))
+					r.Trace, r.TraceErr = traceToError(sys, opts, moves, res.Err.Move)
 				}
 			}
 		case m.sup != nil && res.Reason == zone.Completed:
@@ -997,6 +997,13 @@ func buildTraceTarget(sys *zone.System, from *State, moves []zone.Move, goal *mo
 // replayTrace is Replay; tests replace it to prove that a trace that does
 // not replay makes the verdict an error.
 var replayTrace = Replay
+
+// traceToError builds the concrete trace along moves to the state where
+// the move failing raises a model error, ending where its clock guard
+// holds (errorMoveGuard; failing nil: anywhere in that state's zone).
+func traceToError(sys *zone.System, opts Options, moves []zone.Move, failing zone.Move) (*Trace, error) {
+	return buildTraceTarget(sys, opts.From, moves, nil, errorMoveGuard(sys, opts.From, moves, failing), traceStop(opts))
+}
 
 // errorMoveGuard returns a refinement of the last zone of the path to the
 // valuations where the failing move's clock guard holds, so that the trace

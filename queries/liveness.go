@@ -308,7 +308,7 @@ func checkLiveness(sys *zone.System, q *Query, opts Options, live *liveGraph) *R
 			if err != nil {
 				r.TraceErr = err
 			} else {
-				r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, nil, errorMoveGuard(sys, opts.From, moves, res.Err.Move), traceStop(opts))
+				r.Trace, r.TraceErr = traceToError(sys, opts, moves, res.Err.Move)
 			}
 		}
 		return r

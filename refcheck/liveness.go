@@ -80,6 +80,7 @@ func LeadsTo(net *model.Network, f, g *model.Formula, opts Options) (bool, error
 	return res, err
 }
 
+// not returns the negation of f (Invariant and the liveness queries).
 func not(f *model.Formula) *model.Formula {
 	return &model.Formula{Kind: model.FNot, Args: []*model.Formula{f}, Src: "!(" + f.Src + ")"}
 }
@@ -87,7 +88,7 @@ func not(f *model.Formula) *model.Formula {
 // holdsEach evaluates f on every state. A liveness formula tests locations
 // and data only, so every region decides it.
 func (x *explorer) holdsEach(f *model.Formula) ([]bool, error) {
-	if hasKind(f, model.FClock) || hasKind(f, model.FDeadlock) {
+	if f.Has(model.FClock) || f.Has(model.FDeadlock) {
 		return nil, &Unsupported{Msg: fmt.Sprintf("clock constraints or deadlock in the liveness formula %s", f.Src)}
 	}
 	out := make([]bool, len(x.states))
@@ -99,18 +100,6 @@ func (x *explorer) holdsEach(f *model.Formula) ([]bool, error) {
 		out[i] = t == tTrue
 	}
 	return out, nil
-}
-
-func hasKind(f *model.Formula, k model.FormulaKind) bool {
-	if f.Kind == k {
-		return true
-	}
-	for _, a := range f.Args {
-		if hasKind(a, k) {
-			return true
-		}
-	}
-	return false
 }
 
 // keepsOnSomePath returns, for every state, whether some maximal path from

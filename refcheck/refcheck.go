@@ -93,7 +93,7 @@ func Reachable(net *model.Network, f *model.Formula, opts Options) (bool, error)
 // Invariant reports whether every reachable state satisfies f (A[] f),
 // that is !Reachable(not f).
 func Invariant(net *model.Network, f *model.Formula, opts Options) (bool, error) {
-	r, err := Reachable(net, &model.Formula{Kind: model.FNot, Args: []*model.Formula{f}, Src: "!(" + f.Src + ")"}, opts)
+	r, err := Reachable(net, not(f), opts)
 	return !r, err
 }
 

@@ -17,7 +17,6 @@ import (
 func TestParallelDoneOnlyWhenNoWorkIsLeft(t *testing.T) {
 	const workers, depth, rounds = 4, 6, 2000
 	// the tree's size: node of depth d has (d % 3) + 1 children below depth
-	total := int64(0)
 	var count func(d int) int64
 	count = func(d int) int64 {
 		n := int64(1)
@@ -28,7 +27,7 @@ func TestParallelDoneOnlyWhenNoWorkIsLeft(t *testing.T) {
 		}
 		return n
 	}
-	total = count(0)
+	total := count(0)
 	for round := 0; round < rounds; round++ {
 		flags := runFlags{counts: make([]workerCounts, workers)}
 		var mu spinLock

@@ -183,25 +183,36 @@ func (a *segArray[T]) segments() int {
 
 // nodeStore holds the nodes of one passed list (one shard of a parallel
 // search's): their records and a slab with their zones and keys.
+//
+// Its fields that every lookup reads (the segments' directories) come
+// first and those that every new node writes (the counts, the free
+// lists) on the last cache line, and the store is 192 bytes, a size
+// class of Go's allocator whose objects start on line boundaries
+// (TestNodeStoreLayout): in a parallel search, a worker storing a node
+// in a shard then does not take the other worker's next lookup there a
+// miss on the directories' line.
 type nodeStore struct {
 	recs segArray[nodeRec]
-	n    uint64 // records used
 	slab segArray[byte]
-	free uint64 // next free byte of the slab, a multiple of 4
+	// ranks holds each record's rank under the Ranked order (ranked set;
+	// one byte per record, written before the node is published).
+	ranks segArray[uint8]
 	// shard and shardBits make the store's nodeIDs (see nodeID).
 	shard     uint64
 	shardBits uint
-	// ranks holds each record's rank under the Ranked order (ranked set;
-	// one byte per record, written before the node is published).
-	ranked bool
-	ranks  segArray[uint8]
+	ranked    bool
+	// keyLen is the length of every discrete part stored (addKey); -1
+	// before the first.
+	keyLen int
+	_      [24]byte
+
+	n    uint64 // records used
+	free uint64 // next free byte of the slab, a multiple of 4
 	// reusable[w] holds the word offsets of released zones of w words
 	// (release), which alloc hands out again before growing the slab.
 	reusable [][]uint32
 	reused   uint64 // bytes handed out again
-	// keyLen is the length of every discrete part stored (addKey); -1
-	// before the first.
-	keyLen int
+	_        [16]byte
 }
 
 // maxSlab bounds a store's slab: offsets are 32-bit counts of words.

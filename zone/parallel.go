@@ -56,6 +56,10 @@ type sharedPassed struct {
 	// fullZones: the shards' codecs store full matrices, not minimal
 	// constraints
 	fullZones bool
+	// countStored: a state limit is set (Limits.MaxStates), so stored
+	// counts; without one nothing reads it, and the workers do not write
+	// its line at every state they store
+	countStored bool
 	// stored counts the states stored, for Limits.MaxStates (the other
 	// counters stay in the shards, under their locks); it sits on a cache
 	// line of its own so that its updates do not slow down every
@@ -83,7 +87,7 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 		n *= 2
 		b++
 	}
-	s := &sharedPassed{seed: maphash.MakeSeed(), mask: uint64(n - 1), shards: make([]passedShard, n), alu: alu}
+	s := &sharedPassed{seed: maphash.MakeSeed(), mask: uint64(n - 1), shards: make([]passedShard, n), alu: alu, countStored: opts.Limits.MaxStates > 0}
 	s.graph = &nodeGraph{stores: make([]*nodeStore, n), bits: b, mask: nodeID(n - 1), unpruned: opts.Hull}
 	for i := range s.shards {
 		s.shards[i].p = *newPassedListShard(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n, decodedCacheSmall/n, rangeCacheBytes/n, s.seed, uint64(i), b)
@@ -116,8 +120,8 @@ type viewScratch struct {
 }
 
 // lock locks the shard of hash h and gives its list this worker's
-// scratch; unlock unlocks it and adds to the shared count the states the
-// list stored since it held stored of them.
+// scratch; unlock unlocks it and, under a state limit, adds to the shared
+// count the states the list stored since it held stored of them.
 func (v sharedView) lock(h uint64) (*passedShard, *passedList) {
 	s := v.s
 	sh := &s.shards[h&s.mask]
@@ -130,7 +134,7 @@ func (v sharedView) lock(h uint64) (*passedShard, *passedList) {
 func (v sharedView) unlock(sh *passedShard, stored int64) {
 	ds := sh.p.stored - stored
 	sh.mu.Unlock()
-	if ds != 0 {
+	if ds != 0 && v.s.countStored {
 		v.s.stored.Add(ds)
 	}
 }

@@ -26,15 +26,20 @@ type passedList struct {
 	// aluTries counts the eviction tests under aLU, aluHits the aLU
 	// evictions that inclusion would not have made (tryALUEviction)
 	aluTries, aluHits int64
-	_                 [24]byte
+	// nkeys is the number of discrete parts in keys: written at every
+	// new one, so it sits on this line too, not among the fields every
+	// test reads (in Fischer's protocol every state stored has a new
+	// discrete part, and each would take the other worker's next test of
+	// the shard a miss on the line of slots).
+	nkeys int
+	_     [16]byte
 
 	dim   int
 	nodes *nodeStore
 	graph *nodeGraph // the graph nodeIDs are resolved in (parents)
 	seed  maphash.Seed
 	keys  segArray[keyRec] // in segments: no copy as it grows
-	nkeys int
-	slots []uint32 // 1 + index in keys; 0: empty
+	slots []uint32         // 1 + index in keys; 0: empty
 	// decoded caches decoded minimal zones (nil: none) for the aLU tests.
 	decoded *decodedCache
 	// ranges caches the clocks' ranges of stored minimal zones for the
@@ -61,10 +66,11 @@ type passedList struct {
 	reclaim bool
 	// aluWarmup is the eviction tests this list makes with aLU before it
 	// judges their rate (tryALUEviction): aluWarmup for a whole list, its
-	// share for a parallel search's shard. (It takes the 8 bytes that
-	// padded a passedShard to a whole number of cache lines:
-	// TestPassedShardLayout.)
+	// share for a parallel search's shard.
 	aluWarmup int64
+	// pads a passedShard to a whole number of cache lines
+	// (TestPassedShardLayout)
+	_ [8]byte
 }
 
 // passedScratch is what a passed list's operations write besides the list:

@@ -1,6 +1,10 @@
 package zone
 
-import "github.com/tcheck/tcheck/dbm"
+import (
+	"sync/atomic"
+
+	"github.com/tcheck/tcheck/dbm"
+)
 
 // decodedCache keeps the closed matrices of recently decoded minimal zones,
 // so that a zone stored under a busy key is decoded once, not at every aLU
@@ -37,6 +41,33 @@ type decodedCache struct {
 	max   int // entries
 	per   int // bytes per entry
 	small int // bytes the cache may use whatever the store's size
+	// pool, in a parallel search, is the budget all the shards' caches
+	// draw on instead of small and their stores' sizes (nil: a
+	// sequential list's own cache).
+	pool *cachePool
+}
+
+// cachePool is the bytes of decoded zones a parallel search's shards may
+// keep in all. An even share per shard starved the shards that hold the
+// busy discrete parts: FDDI's 96 discrete parts fall on at most 96 of 256
+// shards at 16 workers, and from dimension 46 a 256th of the budget held
+// fewer than 16 matrices, so no shard had a cache at all and every aLU
+// test against a stored zone decoded it. Each shard's cache now grows
+// while the pool has room, as the sequential list's does while it is
+// within decodedCacheSmall.
+type cachePool struct {
+	used  atomic.Int64
+	limit int64
+}
+
+// take reserves n bytes of the pool, or reports false if that would pass
+// its limit.
+func (p *cachePool) take(n int) bool {
+	if p.used.Add(int64(n)) <= p.limit {
+		return true
+	}
+	p.used.Add(-int64(n))
+	return false
 }
 
 type decodedSlot struct {
@@ -47,7 +78,7 @@ type decodedSlot struct {
 
 // decodedCacheBytes bounds each passed list's cache, decodedCacheSmall is
 // what it may use however few nodes are stored (a parallel search's
-// shards share the bounds). With decodedCacheSmall at 4 MiB, FDDI N = 12
+// shards draw on one pool of decodedCacheSmall: cachePool). With decodedCacheSmall at 4 MiB, FDDI N = 12
 // under BFS (647 zones kept, 40 thousand stored and evicted again, of
 // dimension 38, 5.8 KB a matrix) thrashed the cache and took 18 s instead of 6 s:
 // its live zones and the new ones compared with them need more. The
@@ -58,13 +89,26 @@ const (
 	decodedCacheSmall = 32 << 20
 )
 
-func newDecodedCache(dim int, bytes, small int) *decodedCache {
+func newDecodedCache(dim int, bytes, small int, pool *cachePool) *decodedCache {
 	per := dim * dim * 4
 	max := min(bytes/max(per, 1), 1<<14)
 	if max < 16 {
 		return nil // zones too large to keep: decode every time
 	}
-	return &decodedCache{dim: dim, index: make(map[uint32]int32), max: max, per: per, small: small, seen: make([]uint64, 1<<12)}
+	return &decodedCache{dim: dim, index: make(map[uint32]int32), max: max, per: per, small: small, seen: make([]uint64, 1<<12), pool: pool}
+}
+
+// mayGrow reports whether the cache may add an entry, the nodes of its
+// store taking storeBytes.
+func (c *decodedCache) mayGrow(storeBytes uint64) bool {
+	if len(c.slots) >= c.max {
+		return false
+	}
+	if c.pool != nil {
+		return c.pool.take(c.per)
+	}
+	grow := (len(c.slots) + 1) * c.per
+	return grow <= c.small || uint64(grow) <= storeBytes/8
 }
 
 // get returns the closed matrix of sz, the zone of the node at index n:
@@ -96,7 +140,7 @@ func (c *decodedCache) get(sz storedZone, n uint32, storeBytes uint64, scratch d
 	if k := len(c.free); k > 0 {
 		i = int(c.free[k-1])
 		c.free = c.free[:k-1]
-	} else if grow := (len(c.slots) + 1) * c.per; len(c.slots) < c.max && (grow <= c.small || uint64(grow) <= storeBytes/8) {
+	} else if c.mayGrow(storeBytes) {
 		c.slots = append(c.slots, decodedSlot{m: dbm.New(c.dim)})
 		i = len(c.slots) - 1
 	} else {

@@ -89,8 +89,11 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 	}
 	s := &sharedPassed{seed: maphash.MakeSeed(), mask: uint64(n - 1), shards: make([]passedShard, n), alu: alu, countStored: opts.Limits.MaxStates > 0}
 	s.graph = &nodeGraph{stores: make([]*nodeStore, n), bits: b, mask: nodeID(n - 1), unpruned: opts.Hull}
+	// the shards' caches of decoded zones share one budget (cachePool);
+	// each may hold as many matrices as the sequential list's
+	pool := &cachePool{limit: decodedCacheSmall}
 	for i := range s.shards {
-		s.shards[i].p = *newPassedListShard(dim, opts.FullZones, opts.Hull, decodedCacheBytes/n, decodedCacheSmall/n, rangeCacheBytes/n, s.seed, uint64(i), b)
+		s.shards[i].p = *newPassedListShard(dim, opts.FullZones, opts.Hull, decodedCacheBytes, decodedCacheSmall, pool, rangeCacheBytes/n, s.seed, uint64(i), b)
 		s.shards[i].p.graph = s.graph
 		s.graph.stores[i] = s.shards[i].p.nodes
 		s.shards[i].p.nodes.ranked = opts.Order == Ranked

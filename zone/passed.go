@@ -100,7 +100,7 @@ type keyRec struct {
 }
 
 func newPassedList(dim int, full, hull bool) *passedList {
-	p := newPassedListShard(dim, full, hull, decodedCacheBytes, decodedCacheSmall, rangeCacheBytes, maphash.MakeSeed(), 0, 0)
+	p := newPassedListShard(dim, full, hull, decodedCacheBytes, decodedCacheSmall, nil, rangeCacheBytes, maphash.MakeSeed(), 0, 0)
 	p.graph = &nodeGraph{stores: []*nodeStore{p.nodes}}
 	p.sc = newPassedScratch(dim, full)
 	return p
@@ -108,16 +108,18 @@ func newPassedList(dim int, full, hull bool) *passedList {
 
 // newPassedListShard returns shard number shard of 1<<shardBits (its
 // graph is set by the caller), with a cache of decoded zones of at most
-// cacheBytes, and of cacheSmall whatever the number of nodes, and no
-// scratch: a parallel search's worker hands its own to the shard it
-// locks (sharedView.lock), newPassedList gives the sequential list one.
-func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall, rangeBytes int, seed maphash.Seed, shard uint64, shardBits uint) *passedList {
+// cacheBytes, and of cacheSmall whatever the number of nodes, or growing
+// while pool has room (a parallel search's shards; nil: a list of its
+// own), and no scratch: a parallel search's worker hands its own to the
+// shard it locks (sharedView.lock), newPassedList gives the sequential
+// list one.
+func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall int, pool *cachePool, rangeBytes int, seed maphash.Seed, shard uint64, shardBits uint) *passedList {
 	p := &passedList{dim: dim, hull: hull, seed: seed, full: storesFull(dim, full), aluWarmup: max(int64(aluWarmup)>>shardBits, 1)}
 	p.nodes = newNodeStore(dim*dim*4, shard, shardBits)
 	p.keys.layout = segLayout{first: 6, last: 16}
 	p.slots = make([]uint32, 16)
 	if !p.full {
-		p.decoded = newDecodedCache(dim, cacheBytes, cacheSmall)
+		p.decoded = newDecodedCache(dim, cacheBytes, cacheSmall, pool)
 		p.ranges = newRangeCache(dim, rangeBytes)
 	}
 	return p

@@ -369,7 +369,7 @@ func TestDecodedCacheGivesTheStoredZone(t *testing.T) {
 	}
 	// room for 16 entries: far fewer than the nodes, so that entries are
 	// replaced
-	c := newDecodedCache(dim, 16*dim*dim*4, 16*dim*dim*4)
+	c := newDecodedCache(dim, 16*dim*dim*4, 16*dim*dim*4, nil)
 	scratch := dbm.New(dim)
 	for k := range 20000 {
 		n := uint32(rng.IntN(nodes))
@@ -417,4 +417,35 @@ func TestNodeRecordKeepsParents(t *testing.T) {
 		}
 	}()
 	s.newRec()
+}
+
+// TestShardCachesShareOneBudget checks that a parallel search's shards
+// each have a cache of decoded zones where the sequential list would, even
+// when an even share of the budget holds fewer than 16 matrices (dimension
+// 47, FDDI N = 15's, at 16 workers: 256 shards), and that together they
+// grow no further than the budget.
+func TestShardCachesShareOneBudget(t *testing.T) {
+	const dim = 47
+	s := newSharedPassed(dim, Options{}, 16, true)
+	if len(s.shards) != 256 {
+		t.Fatalf("%d shards, want 256", len(s.shards))
+	}
+	per := dim * dim * 4
+	grown := 0
+	for i := range s.shards {
+		c := s.shards[i].p.decoded
+		if c == nil {
+			t.Fatalf("shard %d has no cache of decoded zones", i)
+		}
+		for c.mayGrow(0) {
+			c.slots = append(c.slots, decodedSlot{})
+			grown++
+		}
+	}
+	if want := decodedCacheSmall / per; grown != want {
+		t.Errorf("the shards' caches grew to %d matrices in all, want the budget's %d", grown, want)
+	}
+	if first := len(s.shards[0].p.decoded.slots); first != decodedCacheSmall/per {
+		t.Errorf("the first shard took %d matrices, want all %d of the budget", first, decodedCacheSmall/per)
+	}
 }

@@ -429,10 +429,12 @@ func (a *supAcc) refiner(v Value) func(dbm.DBM) bool {
 // state (locs, vars): delay is allowed and no invariant bounds a clock
 // above.
 func idlesForever(st *zone.Stepper, locs, vars []int32) bool {
-	delay, err := st.DelayAllowed(locs, vars)
-	if err != nil || !delay {
-		return false
-	}
 	inv, _, err := st.Invariant(locs, vars, nil)
-	return err == nil && !slices.ContainsFunc(inv, func(c dbm.Constraint) bool { return c.I != 0 })
+	return err == nil && idlesUnder(st, locs, vars, inv)
+}
+
+// idlesUnder is idlesForever for a discrete state whose invariant is inv.
+func idlesUnder(st *zone.Stepper, locs, vars []int32, inv []dbm.Constraint) bool {
+	delay, err := st.DelayAllowed(locs, vars)
+	return err == nil && delay && !slices.ContainsFunc(inv, func(c dbm.Constraint) bool { return c.I != 0 })
 }

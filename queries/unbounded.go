@@ -88,11 +88,11 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			return false
 		}
 		inCond[i] = ok
-		idles[i] = idlesForever(st, locs, vars)
 		inv, _, err := st.Invariant(locs, vars, nil)
 		if err != nil {
 			return false
 		}
+		idles[i] = idlesUnder(st, locs, vars, inv)
 		invCapped[i] = make([]bool, sys.Dim)
 		for _, c := range inv {
 			invCapped[i][c.I] = c.I != 0

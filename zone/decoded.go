@@ -49,12 +49,12 @@ type decodedCache struct {
 
 // cachePool is the bytes of decoded zones a parallel search's shards may
 // keep in all. An even share per shard starved the shards that hold the
-// busy discrete parts: FDDI's 96 discrete parts fall on at most 96 of 256
-// shards at 16 workers, and from dimension 46 a 256th of the budget held
-// fewer than 16 matrices, so no shard had a cache at all and every aLU
-// test against a stored zone decoded it. Each shard's cache now grows
-// while the pool has room, as the sequential list's does while it is
-// within decodedCacheSmall.
+// busy discrete parts (FDDI N = 15's 120 discrete parts fall on at most
+// 120 of the 256 shards at 16 workers), and from dimension 46 a 256th of
+// the budget held fewer than 16 matrices, so that no shard had a cache
+// and each decode an aLU test needed was done again. Each shard's cache
+// now grows while the pool has room, as the sequential list's does while
+// it is within decodedCacheSmall.
 type cachePool struct {
 	used  atomic.Int64
 	limit int64

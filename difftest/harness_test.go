@@ -295,3 +295,23 @@ func TestSymmetryRegressionModels(t *testing.T) {
 		})
 	}
 }
+
+// TestBaselineLivenessAtTheStateLimitIsCounted: where the reference
+// cannot answer, the baseline's liveness answer unknown at the state limit
+// (the explicit zone graph larger than the reachable zones) leaves the
+// query without an expectation and is counted, as it is in any other
+// configuration, not reported as a disagreement (random seed 736425).
+func TestBaselineLivenessAtTheStateLimitIsCounted(t *testing.T) {
+	text, err := os.ReadFile("testdata/baseline-liveness-at-limit.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := Compare(text, defaultReference())
+	report(t, "baseline-liveness-at-limit.yaml", text, out)
+	if out.Stats.RefDecided != 0 {
+		t.Errorf("the reference decided %d queries; the model was kept for one it cannot decide", out.Stats.RefDecided)
+	}
+	if out.Stats.LiveAtLimit < 2 {
+		t.Errorf("%d liveness answers at the state limit counted, want the baseline's two and more", out.Stats.LiveAtLimit)
+	}
+}

@@ -2,7 +2,6 @@ package difftest
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
@@ -29,15 +28,7 @@ func (r RegionReference) Sup(net *model.Network, cond *model.Formula, clock int)
 }
 
 func (r RegionReference) Live(net *model.Network, kind syntax.QueryKind, f, g *model.Formula) (bool, error) {
-	switch kind {
-	case syntax.QueryEG:
-		return refcheck.AlwaysOnSomePath(net, f, r.Opts)
-	case syntax.QueryAF:
-		return refcheck.EventuallyOnAllPaths(net, f, r.Opts)
-	case syntax.QueryLeadsTo:
-		return refcheck.LeadsTo(net, f, g, r.Opts)
-	}
-	return false, &refcheck.Unsupported{Msg: fmt.Sprintf("query kind %v", kind)}
+	return refcheck.Live(net, kind, f, g, r.Opts)
 }
 
 func (RegionReference) Kind(err error) ErrKind {

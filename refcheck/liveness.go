@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/syntax"
 )
 
 // The liveness queries (E[] f, A<> f, f --> g) over the region graph. A
@@ -28,6 +29,20 @@ import (
 // satisfying f, the regions whose successors have all been removed, with
 // a count of the successors left per region (not the strongly connected
 // components tcheck's queries use).
+
+// Live decides a liveness query of kind E[] f, A<> f or f --> g and
+// reports whether it is satisfied; other kinds are Unsupported.
+func Live(net *model.Network, kind syntax.QueryKind, f, g *model.Formula, opts Options) (bool, error) {
+	switch kind {
+	case syntax.QueryEG:
+		return AlwaysOnSomePath(net, f, opts)
+	case syntax.QueryAF:
+		return EventuallyOnAllPaths(net, f, opts)
+	case syntax.QueryLeadsTo:
+		return LeadsTo(net, f, g, opts)
+	}
+	return false, &Unsupported{Msg: fmt.Sprintf("query kind %v", kind)}
+}
 
 // AlwaysOnSomePath reports whether some maximal run from the initial state
 // keeps f in every state (E[] f). f may not test clocks or deadlock. With

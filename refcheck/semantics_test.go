@@ -30,15 +30,7 @@ func answer(t *testing.T, net *model.Network, q *queries.Query, opts refcheck.Op
 		}
 		return "violated", nil, true, err
 	case syntax.QueryEG, syntax.QueryAF, syntax.QueryLeadsTo:
-		var r bool
-		switch q.Kind {
-		case syntax.QueryEG:
-			r, err = refcheck.AlwaysOnSomePath(net, q.Formula, opts)
-		case syntax.QueryAF:
-			r, err = refcheck.EventuallyOnAllPaths(net, q.Formula, opts)
-		default:
-			r, err = refcheck.LeadsTo(net, q.Formula, q.Formula2, opts)
-		}
+		r, err := refcheck.Live(net, q.Kind, q.Formula, q.Formula2, opts)
 		if r {
 			return "satisfied", nil, true, err
 		}

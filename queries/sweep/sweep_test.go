@@ -68,8 +68,9 @@ func TestParseValues(t *testing.T) {
 		{"a", nil, "not an integer"},
 		{"", nil, "no values"},
 		{"0..100000000", nil, "more than"},
-		// the ends of int64 (found by FuzzSweepInputs: the steps ran past
-		// the range's end)
+		// the ends of int64 (found while writing FuzzSweepInputs, by
+		// reading ParseValues: the count overflowed, and the steps ran
+		// past the range's end)
 		{"-9223372036854775808..-9223372036854775807/9223372036854775807", []int64{-9223372036854775808}, ""},
 		{"9223372036854775807..9223372036854775806/9223372036854775807", []int64{9223372036854775807}, ""},
 		{"-9223372036854775808..9223372036854775807/9223372036854775807", []int64{-9223372036854775808, -1, 9223372036854775806}, ""},

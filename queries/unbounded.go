@@ -343,8 +343,20 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 		return true
 	}
+	// uncapped holds for an edge whose guard bounds no clock above and
+	// whose target's invariant bounds above none that the edge does not
+	// reset: a run that has waited as long as it likes may take it
+	uncapped := func(e edgeInfo) bool {
+		for y := 1; y < sys.Dim; y++ {
+			if e.capped[y] || invCapped[e.to][y] && !e.resets[y] {
+				return false
+			}
+		}
+		return true
+	}
 	// try tries the shortest way on from v, then ways on that first
-	// reset a clock some cond-state's invariant bounds.
+	// reset a clock some cond-state's invariant bounds, then the
+	// shortest way on over uncapped edges.
 	try := func(v int32, cycle []step) bool {
 		out, ok := shortest(v, anyEdge, isCond)
 		if !ok {
@@ -362,6 +374,14 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			if alt, ok := resetFirst(v, y); ok && !slices.Equal(alt, out) && tryExit(v, cycle, alt) {
 				return true
 			}
+		}
+		// the shortest way on may take a guard that bounds a clock the
+		// run has let grow, where another way takes none (difftest
+		// symmetric seed model 40714855: sup{both P0 in L2}: x0, where
+		// the shortest way on is L1 -> L2 under z0 <= 0 and the way that
+		// waits is L1 -> L2 under z1 > 0)
+		if alt, ok := shortest(v, uncapped, isCond); ok && !slices.Equal(alt, out) && tryExit(v, cycle, alt) {
+			return true
 		}
 		return false
 	}

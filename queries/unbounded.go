@@ -343,20 +343,71 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 		return true
 	}
-	// uncapped holds for an edge whose guard bounds no clock above and
-	// whose target's invariant bounds above none that the edge does not
-	// reset: a run that has waited as long as it likes may take it
-	uncapped := func(e edgeInfo) bool {
-		for y := 1; y < sys.Dim; y++ {
-			if e.capped[y] || invCapped[e.to][y] && !e.resets[y] {
-				return false
+	// resetBeforeCap returns the edges of a shortest way on from u to a
+	// cond-state on which each clock that a guard bounds above was reset
+	// by an earlier edge, and each clock that the invariant of a state
+	// entered bounds above by an earlier edge or the one entering it: a
+	// run that has waited in u as long as it likes may take it, where the
+	// shortest way on may take a guard that caps a clock grown with the
+	// wait (false: none, or more than 64 clocks). It searches the pairs
+	// of a node and the clocks reset on the way to it.
+	resetBeforeCap := func(u int32) ([]step, bool) {
+		if inCond[u] {
+			return nil, true
+		}
+		if sys.Dim > 64 {
+			return nil, false
+		}
+		type at struct {
+			node  int32
+			reset uint64
+		}
+		type came struct {
+			prev at
+			edge int32
+		}
+		start := at{u, 0}
+		from := map[at]came{start: {at{-1, 0}, -1}}
+		queue := []at{start}
+		for len(queue) > 0 && visits < maxVisits {
+			visits++
+			a := queue[0]
+			queue = queue[1:]
+		edge:
+			for k, e := range edges[a.node] {
+				r := a.reset
+				for y := 1; y < sys.Dim; y++ {
+					was := a.reset&(1<<y) != 0
+					if e.capped[y] && !was || invCapped[e.to][y] && !was && !e.resets[y] {
+						continue edge
+					}
+					if e.resets[y] {
+						r |= 1 << y
+					}
+				}
+				b := at{e.to, r}
+				if _, seen := from[b]; seen {
+					continue
+				}
+				from[b] = came{a, int32(k)}
+				if !inCond[e.to] {
+					queue = append(queue, b)
+					continue
+				}
+				var path []step
+				for c := b; c != start; c = from[c].prev {
+					path = append(path, step{from[c].prev.node, from[c].edge})
+				}
+				slices.Reverse(path)
+				return path, true
 			}
 		}
-		return true
+		return nil, false
 	}
 	// try tries the shortest way on from v, then ways on that first
 	// reset a clock some cond-state's invariant bounds, then the
-	// shortest way on over uncapped edges.
+	// shortest way on that resets each clock before a guard or an
+	// invariant bounds it.
 	try := func(v int32, cycle []step) bool {
 		out, ok := shortest(v, anyEdge, isCond)
 		if !ok {
@@ -376,11 +427,11 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			}
 		}
 		// the shortest way on may take a guard that bounds a clock the
-		// run has let grow, where another way takes none (difftest
-		// symmetric seed model 40714855: sup{both P0 in L2}: x0, where
-		// the shortest way on is L1 -> L2 under z0 <= 0 and the way that
-		// waits is L1 -> L2 under z1 > 0)
-		if alt, ok := shortest(v, uncapped, isCond); ok && !slices.Equal(alt, out) && tryExit(v, cycle, alt) {
+		// run has let grow, where another way resets it first or takes
+		// no such guard (difftest symmetric seed 94918: sup{both P0 in
+		// L2}: x0, where the shortest way on is L1 -> L2 under z0 <= 0
+		// and the way after a wait is L1 -> L2 under z1 > 0)
+		if alt, ok := resetBeforeCap(v); ok && !slices.Equal(alt, out) && tryExit(v, cycle, alt) {
 			return true
 		}
 		return false

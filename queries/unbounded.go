@@ -350,7 +350,9 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	// run that has waited in u as long as it likes may take it, where the
 	// shortest way on may take a guard that caps a clock grown with the
 	// wait (false: none, or more than 64 clocks). It searches the pairs
-	// of a node and the clocks reset on the way to it.
+	// of a node and the clocks reset on the way to it, at most four per
+	// node of the graph on average (a way on resets few clocks; the
+	// pairs could otherwise grow with the subsets of the clocks).
 	resetBeforeCap := func(u int32) ([]step, bool) {
 		if inCond[u] {
 			return nil, true
@@ -369,7 +371,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		start := at{u, 0}
 		from := map[at]came{start: {at{-1, 0}, -1}}
 		queue := []at{start}
-		for len(queue) > 0 && visits < maxVisits {
+		for own := 0; len(queue) > 0 && visits < maxVisits && own < 4*g.Len(); own++ {
 			visits++
 			a := queue[0]
 			queue = queue[1:]

@@ -296,7 +296,7 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 			if m.sup != nil && m.res.Verdict == Satisfied {
 				approx := m.approx || sys.Net.Stopwatches
 				if !approx && m.sup.needsRedo() {
-					m.sup.detectUnbounded(sys, opts, m.res.Stats.Stored)
+					m.res.Stats.Elapsed += m.sup.detectUnbounded(sys, opts, m.res.Stats.Stored)
 				}
 				if m.sup.needsRedo() {
 					checkSup(sys, m, opts, 2*m.sup.maxBound())

@@ -75,6 +75,8 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	invCapped := make([][]bool, g.Len())
 	var guards []dbm.Constraint
 	var resets []model.Reset
+	var moveBuf []zone.EdgeRef
+	var moveEnd []int
 	// the search's deadline holds here too: the graph may have as many
 	// nodes as the exploration stored (a counter's 20,000 states)
 	stop := traceStop(opts)
@@ -97,9 +99,15 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		for _, c := range inv {
 			invCapped[i][c.I] = c.I != 0
 		}
-		var moves []zone.Move
+		// the node's moves, one after the other in moveBuf (moveEnd[k]
+		// ends move k), reused from node to node instead of a copy of
+		// each move allocated per node (garbage for the collector, which
+		// took a third of the profile of a sup over a model whose
+		// broadcasts have selects, with the test's other allocations)
+		moveBuf, moveEnd = moveBuf[:0], moveEnd[:0]
 		if err := st.Moves(locs, vars, z, func(m zone.Move) bool {
-			moves = append(moves, append(zone.Move(nil), m...))
+			moveBuf = append(moveBuf, m...)
+			moveEnd = append(moveEnd, len(moveBuf))
 			return true
 		}); err != nil {
 			return false
@@ -107,14 +115,21 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		succMoves := g.SuccMoves(int32(i))
 		for k, s := range g.Succ(int32(i)) {
 			mi := succMoves[k]
-			if int(mi) >= len(moves) {
+			if int(mi) >= len(moveEnd) {
 				return false
 			}
-			guards, resets, err = st.Effect(locs, vars, moves[mi], dl, dv, guards[:0], resets[:0])
+			from := 0
+			if mi > 0 {
+				from = moveEnd[mi-1]
+			}
+			guards, resets, err = st.Effect(locs, vars, zone.Move(moveBuf[from:moveEnd[mi]]), dl, dv, guards[:0], resets[:0])
 			if err != nil {
 				return false
 			}
-			e := edgeInfo{to: s, move: mi, resets: make([]bool, sys.Dim), atLeast1: make([]bool, sys.Dim), nonZero: make([]bool, sys.Dim), capped: make([]bool, sys.Dim)}
+			// the edge's four clock sets share one allocation
+			sets := make([]bool, 4*sys.Dim)
+			d := sys.Dim
+			e := edgeInfo{to: s, move: mi, resets: sets[:d:d], atLeast1: sets[d : 2*d : 2*d], nonZero: sets[2*d : 3*d : 3*d], capped: sets[3*d:]}
 			for _, r := range resets {
 				// in execution order: the last assignment counts
 				e.resets[r.Clock] = true

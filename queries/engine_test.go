@@ -480,7 +480,9 @@ func TestSupGrowsForeverFromAState(t *testing.T) {
 // symmetric seed 94918 the shortest way on takes a guard that caps a clock
 // grown with the wait, and answered >1048576 in 41 ms; the shortest way on
 // that resets each clock before a guard or an invariant caps it is tried
-// too (sup-way-on-resets-before-guard.yaml needs the reset on the way).
+// too (sup-way-on-resets-before-guard.yaml needs the reset on the way). On
+// seed 784296 the way on takes a guard on the difference of two clocks
+// that only grow, which the run's condition (1) took for an upper bound.
 func TestSupCycleTestSkipsCyclesThatCannotRepeat(t *testing.T) {
 	for _, c := range []struct{ path, formula string }{
 		{"testdata/sup/sup-loops-spend-the-runs.yaml", "sup: x0"},
@@ -489,6 +491,7 @@ func TestSupCycleTestSkipsCyclesThatCannotRepeat(t *testing.T) {
 		{"testdata/sup/sup-way-on-resets-first.yaml", "sup{P2.L1}: x0"},
 		{"testdata/sup/sup-loop-after-anchors.yaml", "sup: P3.z0"},
 		{"testdata/sup/sup-way-on-resets-before-guard.yaml", "sup{P0.L1}: x0"},
+		{"testdata/sup/sup-diagonal-of-growing-clocks.yaml", "sup{P0.L1}: P0.z2"},
 		{"testdata/sup/sup-way-on-uncapped.yaml", "sup{(exists (i : s_t) exists (k : s_t) i != k && P0(i).L2 && P0(k).L2)}: x0"},
 	} {
 		wantSupInfWithin5s(t, c.path, c.formula)

@@ -60,10 +60,25 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		// nonZero: the edge leaves the clock at a value other than 0
 		// (y = 3), after which a guard y ≥ 1 needs no time to pass
 		nonZero []bool
-		// capped: the clocks the edge's guard bounds above (alone or
-		// against another clock), which repeatsWithTime's condition (1)
-		// allows on a cycle only for clocks the cycle resets
-		capped []bool
+		// capped: the clocks the edge's guard bounds above, which
+		// repeatsWithTime's condition (1) allows on a cycle only for
+		// clocks the cycle resets; diagonals: its guard's bounds on the
+		// difference of two clocks, which (1) allows unless the cycle
+		// resets the second clock and not the first (two clocks that
+		// both only grow keep their difference)
+		capped    []bool
+		diagonals []dbm.Constraint
+	}
+	// diagonalBounds reports whether one of e's diagonals bounds its
+	// first clock above where reset says the second was reset and the
+	// first not: the difference grows with the time that passes
+	diagonalBounds := func(e edgeInfo, reset func(y int32) bool) bool {
+		for _, c := range e.diagonals {
+			if !reset(int32(c.I)) && reset(int32(c.J)) {
+				return true
+			}
+		}
+		return false
 	}
 	edges := make([][]edgeInfo, g.Len())
 	inCond := make([]bool, g.Len())
@@ -143,8 +158,11 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				if c.I == 0 && c.J > 0 && c.B.Const() <= -1 {
 					e.atLeast1[c.J] = true
 				}
-				if c.I != 0 {
+				switch {
+				case c.I != 0 && c.J == 0:
 					e.capped[c.I] = true
+				case c.I != 0:
+					e.diagonals = append(e.diagonals, c)
 				}
 			}
 			edges[i] = append(edges[i], e)
@@ -292,12 +310,16 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				reset[y] = reset[y] || r
 			}
 		}
+		wasReset := func(y int32) bool { return reset[y] }
 		for _, st := range cycle {
 			e := edges[st.node][st.edge]
 			for y := 1; y < sys.Dim; y++ {
 				if (e.capped[y] || invCapped[st.node][y]) && !reset[y] {
 					return false
 				}
+			}
+			if diagonalBounds(e, wasReset) {
+				return false
 			}
 		}
 		return true
@@ -360,8 +382,9 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	}
 	// resetBeforeCap returns the edges of a shortest way on from u to a
 	// cond-state on which each clock that a guard bounds above was reset
-	// by an earlier edge, and each clock that the invariant of a state
-	// entered bounds above by an earlier edge or the one entering it: a
+	// by an earlier edge (against another clock: unless neither was), and
+	// each clock that the invariant of a state entered bounds above by an
+	// earlier edge or the one entering it: a
 	// run that has waited in u as long as it likes may take it, where the
 	// shortest way on may take a guard that caps a clock grown with the
 	// wait (false: none, or more than 64 clocks). It searches the pairs
@@ -401,6 +424,9 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 					if e.resets[y] {
 						r |= 1 << y
 					}
+				}
+				if diagonalBounds(e, func(y int32) bool { return a.reset&(1<<y) != 0 }) {
+					continue
 				}
 				b := at{e.to, r}
 				if _, seen := from[b]; seen {

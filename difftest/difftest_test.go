@@ -169,6 +169,15 @@ func runSeeds(t *testing.T, n int, gen func(uint64) []byte, harness func(int) *H
 		}
 		fmt.Printf("slowest checks: %s\n", strings.Join(parts, "; "))
 	}
+	if *flagStats {
+		// the models with notes (Outcome.Notes), by seed: the imprecise
+		// sups and the reduction's larger searches of a campaign
+		for _, it := range items {
+			if k := len(it.out.Notes); k > 0 {
+				fmt.Printf("seed %d: %d notes, first: %s\n", it.seed, k, it.out.Notes[0])
+			}
+		}
+	}
 	var total Stats
 	failed := 0
 	for _, it := range items {

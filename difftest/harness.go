@@ -214,6 +214,11 @@ type Outcome struct {
 	// -difftest.stats lists the slowest models).
 	Slowest       time.Duration
 	SlowestConfig string
+	// Notes are the results counted but not failed that a campaign looks
+	// into: imprecise sups, and queries whose search stored more states
+	// or discrete parts with the symmetry reduction than without
+	// (-difftest.stats prints them by seed).
+	Notes []Disagreement
 }
 
 // expectation is what a tcheck result may be, for one query.
@@ -237,6 +242,11 @@ type run struct {
 	out       *Outcome
 	net       *model.Network
 	qs        []*queries.Query
+}
+
+// note records a result that is counted, not failed (Outcome.Notes).
+func (r *run) note(q *queries.Query, cfg, format string, a ...any) {
+	r.out.Notes = append(r.out.Notes, Disagreement{fmt.Sprintf("%s (%s)", q.Name, q.Src), cfg, fmt.Sprintf(format, a...)})
 }
 
 func (r *run) fail(q *queries.Query, cfg, format string, a ...any) {
@@ -428,9 +438,11 @@ func (r *run) comparePair(c Config, off, on []*queries.Result, base bool) {
 			st.StoredOn += b.Stats.Stored
 			if b.Stats.Stored > a.Stats.Stored {
 				st.SymLarger++
+				r.note(q, c.Name, "the reduction stored %d states, the unreduced search %d", b.Stats.Stored, a.Stats.Stored)
 			}
 			if b.Stats.Discrete > a.Stats.Discrete {
 				st.SymMoreDiscrete++
+				r.note(q, c.Name, "the reduction stored %d discrete parts, the unreduced search %d", b.Stats.Discrete, a.Stats.Discrete)
 			}
 		}
 	}
@@ -750,6 +762,7 @@ func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Re
 		}
 		if e.sup != nil && (e.sup.Inf || e.sup.AtLeast) {
 			st.Imprecise++
+			r.note(q, c.Name, "sup imprecise: unknown (%v after %v); %s", res.Reason, res.Stats.Elapsed.Round(time.Millisecond), want())
 			return
 		}
 		if liveness(q) && res.Reason == zone.LimitStates {
@@ -797,6 +810,7 @@ func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Re
 		if v.Exceeds && !v.Approx && (e.sup.Inf || e.sup.AtLeast) {
 			// ">K" with K = 2^20: sound (docs/queries.md), not exact
 			st.Imprecise++
+			r.note(q, c.Name, "sup imprecise: %s; %s", v, want())
 			return
 		}
 		if msg := supMismatch(*e.sup, v, hull); msg != "" {

@@ -315,3 +315,31 @@ func TestBaselineLivenessAtTheStateLimitIsCounted(t *testing.T) {
 		t.Errorf("%d liveness answers at the state limit counted, want the baseline's two and more", out.Stats.LiveAtLimit)
 	}
 }
+
+// TestImpreciseSupsAreNoted: an imprecise sup (sound, not exact) is
+// counted and noted with its query and configuration (Outcome.Notes, which
+// -difftest.stats prints by seed), so that a campaign can find the models
+// behind its counts. Random seed 784296's sup is inf, and under Extra_None
+// the test that a clock grows forever has no finite graph to look in, so
+// that configuration answers >K.
+func TestImpreciseSupsAreNoted(t *testing.T) {
+	text := seedModel(784296)
+	h := &Harness{Ref: defaultReference(), Configs: Configs, SlowSupAll: true}
+	out := h.Compare(text)
+	report(t, "seed 784296", text, out)
+	if out.Stats.Imprecise == 0 {
+		t.Fatalf("no imprecise sup counted on seed 784296")
+	}
+	noted := 0
+	for _, n := range out.Notes {
+		if strings.HasPrefix(n.Msg, "sup imprecise") {
+			noted++
+			if n.Config == "" || !strings.Contains(n.Query, "sup") {
+				t.Errorf("note without its configuration or query: %s", n)
+			}
+		}
+	}
+	if noted != out.Stats.Imprecise {
+		t.Errorf("%d imprecise sups counted, %d noted", out.Stats.Imprecise, noted)
+	}
+}

@@ -69,17 +69,6 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		capped    []bool
 		diagonals []dbm.Constraint
 	}
-	// diagonalBounds reports whether one of e's diagonals bounds its
-	// first clock above where reset says the second was reset and the
-	// first not: the difference grows with the time that passes
-	diagonalBounds := func(e edgeInfo, reset func(y int32) bool) bool {
-		for _, c := range e.diagonals {
-			if !reset(int32(c.I)) && reset(int32(c.J)) {
-				return true
-			}
-		}
-		return false
-	}
 	edges := make([][]edgeInfo, g.Len())
 	inCond := make([]bool, g.Len())
 	// idles: time can pass in the node forever (no invariant bounds a
@@ -314,7 +303,6 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 				reset[y] = reset[y] || r
 			}
 		}
-		wasReset := func(y int32) bool { return reset[y] }
 		for _, st := range cycle {
 			e := edges[st.node][st.edge]
 			for y := 1; y < sys.Dim; y++ {
@@ -322,8 +310,12 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 					return false
 				}
 			}
-			if diagonalBounds(e, wasReset) {
-				return false
+			// a diagonal bounds its first clock where the cycle resets
+			// the second and not the first: the difference grows
+			for _, c := range e.diagonals {
+				if !reset[c.I] && reset[c.J] {
+					return false
+				}
 			}
 		}
 		return true
@@ -388,13 +380,13 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	// cond-state on which each clock that a guard bounds above was reset
 	// by an earlier edge (against another clock: unless neither was), and
 	// each clock that the invariant of a state entered bounds above by an
-	// earlier edge or the one entering it: a
-	// run that has waited in u as long as it likes may take it, where the
-	// shortest way on may take a guard that caps a clock grown with the
-	// wait (false: none, or more than 64 clocks). It searches the pairs
-	// of a node and the clocks reset on the way to it, at most four per
-	// node of the graph on average (a way on resets few clocks; the
-	// pairs could otherwise grow with the subsets of the clocks).
+	// earlier edge or the one entering it: a run that has waited in u as
+	// long as it likes may take it, where the shortest way on may take a
+	// guard that caps a clock grown with the wait (false: none, or more
+	// than 64 clocks). It searches the pairs of a node and the clocks
+	// reset on the way to it (a bit each), at most four per node of the
+	// graph on average (a way on resets few clocks; the pairs could
+	// otherwise grow with the subsets of the clocks).
 	resetBeforeCap := func(u int32) ([]step, bool) {
 		if inCond[u] {
 			return nil, true
@@ -429,8 +421,10 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 						r |= 1 << y
 					}
 				}
-				if diagonalBounds(e, func(y int32) bool { return a.reset&(1<<y) != 0 }) {
-					continue
+				for _, c := range e.diagonals {
+					if a.reset&(1<<c.I) == 0 && a.reset&(1<<c.J) != 0 {
+						continue edge
+					}
 				}
 				b := at{e.to, r}
 				if _, seen := from[b]; seen {

@@ -236,6 +236,7 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 			r.Goal = m.goal
 		case syntax.QuerySup, syntax.QueryInf:
 			m.sup = newSupState(sys, q, initialSupBound(sys))
+			m.sup.exact = exactZones(sys, opts)
 			r.Goal = m.sup.cond
 		default:
 			results[i] = checkLiveness(sys, q, opts, &live)

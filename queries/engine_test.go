@@ -519,6 +519,45 @@ func wantSupInfWithin5s(t *testing.T, path, formula string) {
 	}
 }
 
+// TestSupUnderExtraNoneIsExact: without an abstraction every zone of the
+// zone graph is the exact set its path reaches, so a sup over a clock is
+// exact in one exploration, at any size (exactZones): no bound K to double,
+// and a zone in which the clock has no upper bound answers inf, its
+// witness the path to that zone. Before, Extra_None doubled K as the
+// abstractions do, and where the cycle tests' graph (which has no end
+// without an abstraction) was needed it answered >K: difftest seed
+// 784296, sup-diagonal-of-growing-clocks.yaml, >1572864 after 0.5 s.
+func TestSupUnderExtraNoneIsExact(t *testing.T) {
+	for _, c := range []struct {
+		path, formula string
+		want          string
+	}{
+		{"testdata/sup/sup-diagonal-of-growing-clocks.yaml", "sup{P0.L1}: P0.z2", "inf"},
+		{"testdata/sup/sup-capped-by-other-clock.yaml", "sup: x", "2000"},
+		{"testdata/sup/sup-capped.yaml", "sup: z", "5"},
+	} {
+		for _, workers := range []int{1, 2} {
+			none := Options{Workers: workers, Extrapolation: zone.ExtraNone, Limits: zone.Limits{Timeout: 5 * time.Second}}
+			r := checkFormula(t, c.path, nil, c.formula, none)
+			if len(r.Values) != 1 || r.Values[0].String() != c.want {
+				t.Fatalf("%s, %d workers: got %v %v (%v), want %s", c.path, workers, r.Verdict, r.Values, r.Reason, c.want)
+			}
+			if r.Trace == nil || r.TraceErr != nil {
+				t.Errorf("%s, %d workers: no replayed witness: %v", c.path, workers, r.TraceErr)
+			}
+			// one exploration: as many states explored as A[] true's
+			all := checkFormula(t, c.path, nil, "A[] true", none)
+			if workers == 1 && r.Stats.Explored != all.Stats.Explored {
+				t.Errorf("%s: the sup explored %d states, one exploration %d", c.path, r.Stats.Explored, all.Stats.Explored)
+			}
+		}
+	}
+	r := checkFormula(t, "testdata/sup/sup-diagonal-of-growing-clocks.yaml", nil, "sup{P0.L1}: P0.z2", Options{Workers: 1, Extrapolation: zone.ExtraNone})
+	if r.Trace == nil || !strings.Contains(r.Trace.End, "no upper bound") {
+		t.Errorf("the witness of an inf under Extra_None does not say why: %+v", r.Trace)
+	}
+}
+
 // TestSupPeriodBetweenPowersOfTwo checks that the second cycle test finds a
 // cycle whose turns can last the same time forever where only periods
 // strictly between two powers of 2 do (queries/repeat.go: the period is

@@ -56,6 +56,23 @@ type supState struct {
 	invBuf        []dbm.Constraint
 	// cycleChecked: detectUnbounded has run (its answer does not depend on K).
 	cycleChecked bool
+	// exact: the exploration's zones are exact (Extra_None, no hull, no
+	// stopwatches), so that every bound seen is the true one, K plays no
+	// part, and a clock unbounded in a zone is unbounded in a run (see
+	// exactZones).
+	exact bool
+}
+
+// exactZones reports whether the zones of an exploration under opts are
+// exact: under Extra_None every zone of the zone graph is the exact set of
+// valuations that its path reaches (the symbolic successor is exact, and
+// inclusion only keeps a larger such set), so the extreme value of a clock
+// over the visited zones is the supremum over the reachable states, with
+// no bound K to double and no cycle test: a zone in which the clock has no
+// upper bound holds reachable valuations beyond every bound. The convex
+// hull and stopwatches (dbm.UpStopped) over-approximate, so they are not.
+func exactZones(sys *zone.System, opts Options) bool {
+	return opts.Extrapolation == zone.ExtraNone && !opts.Hull && !sys.Net.Stopwatches
 }
 
 // initialSupBound is the first K: the largest constant any clock is
@@ -110,7 +127,7 @@ func (s *supState) reset() {
 // forWorker returns a copy of s with fresh accumulators, for one worker
 // of a parallel exploration (merge folds it back).
 func (s *supState) forWorker() *supState {
-	w := &supState{q: s.q, cond: s.cond, isSup: s.isSup, condHasClocks: s.condHasClocks, k: s.k, kEff: s.kEff, cycleChecked: s.cycleChecked}
+	w := &supState{q: s.q, cond: s.cond, isSup: s.isSup, condHasClocks: s.condHasClocks, k: s.k, kEff: s.kEff, cycleChecked: s.cycleChecked, exact: s.exact}
 	w.improved = make([]bool, len(s.accs))
 	for _, a := range s.accs {
 		w.accs = append(w.accs, &supAcc{term: a.term, sup: a.sup})
@@ -248,7 +265,7 @@ func (s *supState) maxBound() int32 {
 // needsRedo reports whether a clock term's answer exceeds K (and K can
 // still grow), so that the answer is not known to be exact.
 func (s *supState) needsRedo() bool {
-	if s.k >= maxSupBound {
+	if s.k >= maxSupBound || s.exact {
 		return false
 	}
 	for i, a := range s.accs {
@@ -270,7 +287,7 @@ func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool
 	// clock's extreme value bounds the one from the state itself.
 	region := opts.From != nil && !opts.From.IsPoint()
 	for i, a := range s.accs {
-		v := a.value(s.kEff[i])
+		v := a.value(s.kEff[i], s.exact)
 		// an unbounded clock is unbounded from every valuation of the
 		// region as well: each path of the zone graph built from the
 		// region can be followed from each of them (region equivalence
@@ -300,8 +317,14 @@ func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool
 		} else {
 			r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, s.cond, a.refiner(r.Values[i]), traceStop(opts))
 		}
-		if t := r.Trace; t != nil && r.Values[i].Inf && t.Cycle == 0 && idlesForever(zone.NewStepper(sys), t.Locs[len(t.Locs)-1], t.Vars[len(t.Vars)-1]) {
-			t.End = fmt.Sprintf("time can pass in this state forever, and %s grows with it", a.term.Src)
+		if t := r.Trace; t != nil && r.Values[i].Inf && t.Cycle == 0 {
+			switch {
+			case idlesForever(zone.NewStepper(sys), t.Locs[len(t.Locs)-1], t.Vars[len(t.Vars)-1]):
+				t.End = fmt.Sprintf("time can pass in this state forever, and %s grows with it", a.term.Src)
+			case s.exact && !a.realInf:
+				// the path's zone, exact, has no upper bound on the clock
+				t.End = fmt.Sprintf("%s has no upper bound in this state's exact zone (no abstraction): runs along this path reach it with %s beyond every bound", a.term.Src, a.term.Src)
+			}
 		}
 		return
 	}
@@ -346,6 +369,7 @@ func checkSup(sys *zone.System, m *member, opts Options, k int32) {
 		}
 		if m.approx && !sys.Net.Stopwatches && k >= hullLimit {
 			opts.Hull = false // the same K, on exact zones
+			m.sup.exact = exactZones(sys, opts)
 			continue
 		}
 		k = 2 * m.sup.maxBound()
@@ -386,20 +410,22 @@ func (a *supAcc) update(z dbm.DBM, v *zone.Visit, c *zone.Checker) (bool, error)
 	return false, nil
 }
 
-func (a *supAcc) value(k int32) Value {
+// value is the accumulated answer, exact up to k, or at any size where
+// the zones were exact (exactZones).
+func (a *supAcc) value(k int32, exact bool) Value {
 	v := Value{Term: a.term.Src, Infimum: !a.sup}
 	switch {
 	case !a.seen:
 		v.None = true
 	case a.term.Clock == 0:
 		v.Bound = a.data
-	case a.sup && a.realInf:
+	case a.sup && (a.realInf || exact && a.bound.IsInf()):
 		v.Inf = true
-	case a.sup && a.bound > dbm.LE(k):
+	case a.sup && !exact && a.bound > dbm.LE(k):
 		v.Exceeds, v.Bound = true, int64(k)
 	case a.sup:
 		v.Bound, v.Strict = int64(a.bound.Const()), a.bound.Strict()
-	case a.infBeyond(k):
+	case !exact && a.infBeyond(k):
 		v.Exceeds, v.Bound = true, int64(k)
 	default:
 		// lower bound: -x ≺ c, so x ≻ -c

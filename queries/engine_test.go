@@ -495,6 +495,7 @@ func TestSupCycleTestSkipsCyclesThatCannotRepeat(t *testing.T) {
 		{"testdata/sup/sup-diagonal-of-growing-clocks.yaml", "sup{P0.L1}: P0.z2"},
 		{"testdata/sup/sup-loop-diagonal-of-growing-clocks.yaml", "sup{P0.L0}: x"},
 		{"testdata/sup/sup-way-on-uncapped.yaml", "sup{(exists (i : s_t) exists (k : s_t) i != k && P0(i).L2 && P0(k).L2)}: x0"},
+		{"testdata/sup/sup-zeno-cycles-first.yaml", "sup: P0.z0"},
 	} {
 		wantSupInfWithin5s(t, c.path, c.formula)
 	}

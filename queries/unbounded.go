@@ -77,6 +77,10 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	idles := make([]bool, g.Len())
 	// invCapped: the clocks the node's invariant bounds above
 	invCapped := make([][]bool, g.Len())
+	// frozen: no time passes in the node: a committed or urgent location
+	// or an urgent synchronisation stops it, or the invariant bounds a
+	// clock by y <= 0 (or y < 0), which holds only with no delay
+	frozen := make([]bool, g.Len())
 	var guards []dbm.Constraint
 	var resets []model.Reset
 	var moveBuf []zone.EdgeRef
@@ -100,8 +104,16 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		}
 		idles[i] = idlesUnder(st, locs, vars, inv)
 		invCapped[i] = make([]bool, sys.Dim)
+		delay, err := st.DelayAllowed(locs, vars)
+		if err != nil {
+			return false
+		}
+		frozen[i] = !delay
 		for _, c := range inv {
 			invCapped[i][c.I] = c.I != 0
+			if c.I != 0 && c.J == 0 && c.B <= dbm.LEZero {
+				frozen[i] = true
+			}
 		}
 		// the node's moves, one after the other in moveBuf (moveEnd[k]
 		// ends move k), reused from node to node instead of a copy of
@@ -297,6 +309,13 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	// seed 505982, testdata/sup/sup-loops-spend-the-runs.yaml), such loops
 	// spent all 64 runs before the cycle that resets x1 was reached.
 	mayRepeat := func(cycle []step) bool {
+		// a cycle whose states all stop time turns in no time: its runs
+		// are Zeno, and fail (difftest seed 873322: 64 runs spent on
+		// cycles of P3's loops while P2 waits under x1 <= 0, the loops
+		// that repeat with P2 under x1 < 3 never tried)
+		if !slices.ContainsFunc(cycle, func(st step) bool { return !frozen[st.node] }) {
+			return false
+		}
 		reset := make([]bool, sys.Dim)
 		for _, st := range cycle {
 			for y, r := range edges[st.node][st.edge].resets {

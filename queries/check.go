@@ -64,9 +64,10 @@ type Options struct {
 	// shortest one (use 1 with BFS for shortest traces).
 	Workers int
 	// Symmetry stores one representative per orbit of the permutations of
-	// the model's scalar sets in the reachability explorations
-	// (zone.Options.Symmetry); traces are mapped back to runs of the
-	// model. Liveness properties explore without it.
+	// the model's scalar sets (zone.Options.Symmetry), in the
+	// reachability explorations and in the liveness properties' graph (its
+	// quotient by the permutations); traces are mapped back to runs of the
+	// model.
 	Symmetry bool
 	// From, when not nil, is the state to check from instead of the
 	// initial state (see State); it must pass CheckState. Traces start
@@ -951,6 +952,12 @@ func traceStop(opts Options) func() bool {
 // buildTraceTarget is buildTrace with an optional refinement of the target
 // zone (used by sup/inf to reach the extreme value).
 func buildTraceTarget(sys *zone.System, from *State, moves []zone.Move, goal *model.Formula, refine func(dbm.DBM) bool, stop func() bool) (*Trace, error) {
+	return buildLasso(sys, from, moves, 0, goal, refine, stop)
+}
+
+// buildLasso is buildTraceTarget for a run whose last cycle moves form a
+// cycle (Trace.Cycle, 0: none), which the replay checks with it.
+func buildLasso(sys *zone.System, from *State, moves []zone.Move, cycle int, goal *model.Formula, refine func(dbm.DBM) bool, stop func() bool) (*Trace, error) {
 	t, entries, err := symbolicPath(sys, from, moves)
 	if err != nil {
 		return nil, err
@@ -989,6 +996,7 @@ func buildTraceTarget(sys *zone.System, from *State, moves []zone.Move, goal *mo
 	if err != nil {
 		return nil, err
 	}
+	t.Cycle = cycle
 	if err := replayTrace(sys.Net, t, goal); err != nil {
 		return nil, fmt.Errorf("internal error: the trace does not replay: %w", err)
 	}

@@ -2,6 +2,7 @@ package queries
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tcheck/tcheck/dbm"
 	"github.com/tcheck/tcheck/model"
@@ -26,10 +27,12 @@ import (
 // infinite paths. The state formulas p and q may test locations and data;
 // clock constraints and deadlock inside them are not supported.
 
-// lasso is a witness of E[] p: the moves to a state of the p-subgraph, then
-// (cycle > 0) the last cycle moves return to that state.
+// lasso is a witness of E[] p: the steps from the initial node start to a
+// state of the p-subgraph, then (cycle > 0) the last cycle steps return to
+// that state (zone.Graph.Run makes them a run of the model).
 type lasso struct {
-	moves []zone.Move
+	start int32
+	steps []zone.GraphStep
 	cycle int
 	// end is the node the witness ends in, deadlocked when dead.
 	dead bool
@@ -166,11 +169,11 @@ func (lg *livenessGraph) subgraph(f *model.Formula) (in []bool, cyclic []bool, e
 	return in, cyclic, nil
 }
 
-// pathWithin returns the moves of a shortest path from one of the nodes
-// from to a node satisfying target, through nodes with in set, and the
-// node reached (-1 when there is none). Breadth first, successors in
-// order: deterministic.
-func (lg *livenessGraph) pathWithin(from []int32, in []bool, target func(int32) (bool, error)) ([]zone.Move, int32, error) {
+// pathWithin returns the steps of a shortest path from one of the nodes
+// from (start) to a node satisfying target, through nodes with in set,
+// and the node reached (-1 when there is none). Breadth first, successors
+// in order: deterministic.
+func (lg *livenessGraph) pathWithin(from []int32, in []bool, target func(int32) (bool, error)) (steps []zone.GraphStep, start, end int32, err error) {
 	n := lg.g.Len()
 	parent := make([]int32, n)
 	via := make([]int32, n)
@@ -187,22 +190,15 @@ func (lg *livenessGraph) pathWithin(from []int32, in []bool, target func(int32) 
 		queue = queue[1:]
 		ok, err := target(cur)
 		if err != nil {
-			return nil, -1, err
+			return nil, -1, -1, err
 		}
 		if ok {
-			var ids []int32
-			for x := cur; parent[x] >= 0; x = parent[x] {
-				ids = append(ids, x)
+			x := cur
+			for ; parent[x] >= 0; x = parent[x] {
+				steps = append(steps, zone.GraphStep{From: parent[x], To: x, Move: via[x]})
 			}
-			var moves []zone.Move
-			for k := len(ids) - 1; k >= 0; k-- {
-				m, err := lg.g.MoveTo(parent[ids[k]], via[ids[k]])
-				if err != nil {
-					return nil, -1, err
-				}
-				moves = append(moves, m)
-			}
-			return moves, cur, nil
+			slices.Reverse(steps)
+			return steps, x, cur, nil
 		}
 		moves := lg.g.SuccMoves(cur)
 		for k, s := range lg.g.Succ(cur) {
@@ -212,37 +208,32 @@ func (lg *livenessGraph) pathWithin(from []int32, in []bool, target func(int32) 
 			}
 		}
 	}
-	return nil, -1, nil
+	return nil, -1, -1, nil
 }
 
-// cycleFrom returns the moves of a shortest cycle from node t back to t
+// cycleFrom returns the steps of a shortest cycle from node t back to t
 // within the nodes with in set.
-func (lg *livenessGraph) cycleFrom(t int32, in []bool) ([]zone.Move, error) {
-	succ, succMoves := lg.g.Succ(t), lg.g.SuccMoves(t)
+func (lg *livenessGraph) cycleFrom(t int32, in []bool) ([]zone.GraphStep, error) {
+	succ := lg.g.Succ(t)
 	for k, s := range succ {
 		if s == t {
-			m, err := lg.g.MoveTo(t, succMoves[k])
-			return []zone.Move{m}, err
+			return []zone.GraphStep{lg.g.Step(t, k)}, nil
 		}
 	}
 	// the shortest path from a successor back to t
-	var best []zone.Move
+	var best []zone.GraphStep
 	for k, s := range succ {
 		if !in[s] {
 			continue
 		}
-		moves, end, err := lg.pathWithin([]int32{s}, in, func(x int32) (bool, error) { return x == t, nil })
+		steps, _, end, err := lg.pathWithin([]int32{s}, in, func(x int32) (bool, error) { return x == t, nil })
 		if err != nil {
 			return nil, err
 		}
-		if end < 0 || best != nil && len(moves)+1 >= len(best) {
+		if end < 0 || best != nil && len(steps)+1 >= len(best) {
 			continue
 		}
-		first, err := lg.g.MoveTo(t, succMoves[k])
-		if err != nil {
-			return nil, err
-		}
-		best = append([]zone.Move{first}, moves...)
+		best = append([]zone.GraphStep{lg.g.Step(t, k)}, steps...)
 	}
 	if best == nil {
 		return nil, fmt.Errorf("internal error: no cycle through a cyclic state")
@@ -282,7 +273,7 @@ func checkLiveness(sys *zone.System, q *Query, opts Options, live *liveGraph) *R
 			r.Verdict, r.TraceErr = Error, err
 			return r
 		}
-		live.g, live.res = zone.BuildGraph(sys, zone.Options{Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Initial: opts.From.start()})
+		live.g, live.res = zone.BuildGraph(sys, zone.Options{Extrapolation: xp, Limits: opts.Limits, Now: opts.Now, FullZones: opts.FullZones, Initial: opts.From.start(), Symmetry: opts.Symmetry})
 		live.built = true
 		if liveGraphBuilt != nil {
 			liveGraphBuilt()
@@ -303,7 +294,8 @@ func checkLiveness(sys *zone.System, q *Query, opts Options, live *liveGraph) *R
 			var moves []zone.Move
 			var err error
 			if g.ErrNode >= 0 {
-				moves, err = g.PathMoves(g.ErrNode)
+				start, steps := g.PathSteps(g.ErrNode)
+				moves, _, err = g.Run(start, steps, 0)
 			}
 			if err != nil {
 				r.TraceErr = err
@@ -367,9 +359,13 @@ func checkLiveness(sys *zone.System, q *Query, opts Options, live *liveGraph) *R
 		case w.horizon:
 			goal = &model.Formula{Kind: model.FClock, Clock: model.ClockConstraint{I: 0, J: opts.horizon, Const: -opts.horizonT}, Src: "the horizon"}
 		}
-		r.Trace, r.TraceErr = buildTrace(sys, opts.From, w.moves, goal, traceStop(opts))
+		moves, cycle, err := g.Run(w.start, w.steps, w.cycle)
+		if err != nil {
+			r.TraceErr = err
+			return r
+		}
+		r.Trace, r.TraceErr = buildLasso(sys, opts.From, moves, cycle, goal, nil, traceStop(opts))
 		if r.Trace != nil {
-			r.Trace.Cycle = w.cycle
 			switch {
 			case w.cycle > 0:
 			case w.dead:
@@ -398,7 +394,7 @@ func (lg *livenessGraph) eventuallyAlways(initial []int32, p *model.Formula) (*l
 // the cycle).
 func (lg *livenessGraph) lassoFrom(from []int32, in, cyclic []bool) (*lasso, error) {
 	dead := false
-	moves, end, err := lg.pathWithin(from, in, func(x int32) (bool, error) {
+	steps, start, end, err := lg.pathWithin(from, in, func(x int32) (bool, error) {
 		if cyclic[x] {
 			dead = false
 			return true, nil
@@ -410,14 +406,14 @@ func (lg *livenessGraph) lassoFrom(from []int32, in, cyclic []bool) (*lasso, err
 	if err != nil || end < 0 {
 		return nil, err
 	}
-	w := &lasso{moves: moves, dead: dead}
+	w := &lasso{start: start, steps: steps, dead: dead}
 	w.horizon = !cyclic[end] && !dead && lg.atHorizon(end)
 	if cyclic[end] {
 		cyc, err := lg.cycleFrom(end, in)
 		if err != nil {
 			return nil, err
 		}
-		w.moves = append(w.moves, cyc...)
+		w.steps = append(w.steps, cyc...)
 		w.cycle = len(cyc)
 	}
 	return w, nil
@@ -471,15 +467,12 @@ func (lg *livenessGraph) leadsToViolation(p, q, notQ *model.Formula) (*lasso, er
 		if !hp {
 			continue
 		}
-		prefix, err := lg.g.PathMoves(int32(i))
-		if err != nil {
-			return nil, err
-		}
+		start, prefix := lg.g.PathSteps(int32(i))
 		w, err := lg.lassoFrom([]int32{int32(i)}, in, cyclic)
 		if err != nil || w == nil {
 			return nil, err
 		}
-		w.moves = append(prefix, w.moves...)
+		w.start, w.steps = start, append(prefix, w.steps...)
 		return w, nil
 	}
 	return nil, nil

@@ -19,9 +19,11 @@ import (
 // transition (right locations, channels matched, all broadcast receivers
 // joined, the committed rule), its guards hold, its updates and resets
 // give the next state, the target invariants hold. If goal is not nil it
-// must hold in the final state. The run starts from the network's initial
-// state, or from t.Start when it is set (a run checked from a given
-// state). It returns nil when the trace replays.
+// must hold in the final state; where t.Cycle is set, the last t.Cycle
+// moves must return to the locations and variables they left. The run
+// starts from the network's initial state, or from t.Start when it is set
+// (a run checked from a given state). It returns nil when the trace
+// replays.
 func Replay(net *model.Network, t *Trace, goal *model.Formula) error {
 	r := &replayer{net: net, env: net.NewEnv(), den: t.Den}
 	start := t.Start
@@ -54,6 +56,19 @@ func Replay(net *model.Network, t *Trace, goal *model.Formula) error {
 			return fmt.Errorf("step %d: the state reached differs from the trace", i)
 		}
 		locs, vars, clocks = nl, nv, nc
+	}
+	if t.Cycle > 0 {
+		// the last Cycle moves must lead back to the discrete state they
+		// left (a cycle of the zone graph returns to its symbolic state;
+		// under symmetry reduction the trace repeats a cycle of
+		// representatives until it does)
+		from := len(t.Moves) - 1 - t.Cycle
+		if from < 0 {
+			return fmt.Errorf("the trace's cycle of %d moves is longer than the trace", t.Cycle)
+		}
+		if !slices.Equal(t.Locs[from], locs) || !slices.Equal(t.Vars[from], vars) {
+			return fmt.Errorf("the trace's cycle of %d moves does not return to the locations and variables of step %d", t.Cycle, from)
+		}
 	}
 	if err := r.delay(locs, vars, clocks, t.FinalDelay); err != nil {
 		return fmt.Errorf("final delay: %w", err)

@@ -30,7 +30,7 @@ func cloneTrace(t *Trace) *Trace {
 // the witness of testdata/replay/steps.yaml replays, and each corruption
 // of it (a delay that breaks a guard or an invariant, a state or valuation
 // that the move does not produce, a synchronisation without its partner, a
-// goal the run does not reach) is refused. If Replay accepted everything,
+// goal the run does not reach, a cycle that does not close) is refused. If Replay accepted everything,
 // as a body of `return nil` would, every case here fails.
 func TestReplayRejectsCorruptedTraces(t *testing.T) {
 	f, net := loadModel(t, "testdata/replay/steps.yaml", nil)
@@ -74,6 +74,8 @@ func TestReplayRejectsCorruptedTraces(t *testing.T) {
 		{"a final valuation the delay does not give", func(c *Trace) { c.Final[x] += den }, r.Goal, "final valuation"},
 		{"a goal the final state does not satisfy", func(c *Trace) {}, notGoal, "does not satisfy"},
 		{"the denominator changed", func(c *Trace) { c.Den *= 2 }, r.Goal, "step 1"},
+		{"a cycle that does not return to its state", func(c *Trace) { c.Cycle = 2 }, r.Goal, "does not return"},
+		{"a cycle longer than the trace", func(c *Trace) { c.Cycle = 3 }, r.Goal, "longer than the trace"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

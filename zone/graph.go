@@ -36,6 +36,9 @@ type Graph struct {
 	// expansion raised the model error (-1: the initial state), so that
 	// a trace can lead to it.
 	ErrNode int32
+	// sym is set when the nodes are symmetry representatives
+	// (Options.Symmetry): Run maps their paths back to runs of the model.
+	sym *symTrace
 }
 
 // graphChunk is the number of nodes in a chunk of Graph.nodes.
@@ -217,6 +220,24 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	}
 	st := NewStepper(sys)
 	xp := newExtrapolator(sys, opts.Extrapolation)
+	// Under symmetry reduction each node is the representative of its
+	// state's orbit (symmetry.go), and the graph is the quotient of the
+	// zone graph by the permutations of the scalar sets: a permutation
+	// maps the successors of a state to those of its image, so the orbits
+	// and their edges form a bisimulation quotient, and a formula that
+	// names no member (the language's rule: members are reached through
+	// quantifiers and parameters only) holds in a state exactly when it
+	// holds in its representative. A cycle of the quotient is a path of
+	// the zone graph from a state to a permutation of it, which Run
+	// repeats until it closes (Emerson and Sistla, "Symmetry and model
+	// checking", FMSD 1996, Sect. 3; Ip and Dill, FMSD 1996).
+	var sym *symmetry
+	if opts.Symmetry && !opts.Hull && !sys.Net.Stopwatches {
+		if sym, _ = newSymmetry(sys); sym != nil {
+			g.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial}
+			res.Extrapolation += describeSymmetry(sys, opts)
+		}
+	}
 	locs := make([]int32, sys.NProcs)
 	vars := make([]int32, sys.NVars)
 	dlocs := make([]int32, sys.NProcs)
@@ -231,12 +252,17 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	// expansion ends
 	var succ, succMoves []int32
 	add := func(parent, moveIdx int32, l, v []int32, zz dbm.DBM) {
-		key = sys.appendKey(key[:0], l, v)
+		if sym == nil {
+			key = sys.appendKey(key[:0], l, v)
+		}
 		parts, split := xp.apply(zz, l)
 		if !split {
 			parts = []dbm.DBM{zz}
 		}
 		for _, p := range parts {
+			if sym != nil {
+				_, _, p, key, _ = sym.canon(l, v, p)
+			}
 			id, fresh := find(key, p)
 			if fresh {
 				n := g.Node(id)
@@ -269,6 +295,13 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 			}
 			if m := mem.sample(); opts.Limits.MaxMemory > 0 && m >= opts.Limits.MaxMemory {
 				return finish(LimitMemory)
+			}
+		}
+		if sym != nil && (res.Explored <= symCheckFirst || res.Explored%symCheckEvery == 0) {
+			// the model's symmetry, as the reachability search checks it
+			if err := checkSymmetry(st, xp, sym, locs, vars, src, res.Explored); err != nil {
+				res.Err, g.ErrNode = err.(*ModelError), cur
+				return finish(Failed)
 			}
 		}
 		var k int32

@@ -74,8 +74,9 @@ type Options struct {
 	// sequential Search).
 	Workers int
 	// Symmetry stores one representative per orbit of the permutations
-	// of the model's scalar sets (symmetry.go); Result.Extrapolation says
-	// whether it was used or why not.
+	// of the model's scalar sets (symmetry.go), in Search and in
+	// BuildGraph (whose paths Graph.Run maps back to runs);
+	// Result.Extrapolation says whether it was used or why not.
 	Symmetry bool
 	// VisitNew calls the visitor only on the successors that the passed
 	// list keeps, after the inclusion (or aLU) test, instead of on every

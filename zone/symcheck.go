@@ -35,7 +35,13 @@ var (
 // n is its number among the expanded states, which picks the
 // transposition.
 func (e *expander) checkSymmetry(n int64) error {
-	sym := e.sym
+	return checkSymmetry(e.st, e.xp, e.sym, e.locs, e.vars, e.src, n)
+}
+
+// checkSymmetry checks that the state (locs, vars, z) and its image by a
+// transposition, picked by n, have the same successors up to symmetry
+// (under st and the abstraction xp).
+func checkSymmetry(st *Stepper, xp *extrapolator, sym *symmetry, locs, vars []int32, src dbm.DBM, n int64) error {
 	k := -1
 	for i, size := range sym.sizes {
 		if size >= 2 {
@@ -46,7 +52,7 @@ func (e *expander) checkSymmetry(n int64) error {
 	if k < 0 {
 		return nil
 	}
-	a, ok, err := e.canonSuccessors(e.locs, e.vars, e.src)
+	a, ok, err := canonSuccessors(st, xp, sym, locs, vars, src)
 	if err != nil || !ok {
 		return err
 	}
@@ -55,17 +61,17 @@ func (e *expander) checkSymmetry(n int64) error {
 	j := (i + 1 + (n/size)%(size-1)) % size
 	pi := identityPerm(sym.sizes)
 	pi[k][i], pi[k][j] = int32(j), int32(i)
-	locs := make([]int32, len(e.locs))
-	vars := make([]int32, len(e.vars))
-	z := dbm.New(e.src.Dim)
-	ci := make([]int32, e.src.Dim)
-	sym.apply(pi, e.locs, e.vars, e.src, locs, vars, z, ci)
-	b, ok, err := e.canonSuccessors(locs, vars, z)
+	pl := make([]int32, len(locs))
+	pv := make([]int32, len(vars))
+	z := dbm.New(src.Dim)
+	ci := make([]int32, src.Dim)
+	sym.apply(pi, locs, vars, src, pl, pv, z, ci)
+	b, ok, err := canonSuccessors(st, xp, sym, pl, pv, z)
 	if err != nil || !ok {
 		return err
 	}
 	if !slices.Equal(a, b) {
-		set := e.sys.Net.Scalars[k].Name
+		set := sym.sys.Net.Scalars[k].Name
 		return &ModelError{Err: &model.RuntimeError{Msg: fmt.Sprintf(
 			"the model is not symmetric in the scalar set %s: this state has %d successors up to symmetry, and the same state with two members of %s swapped has %d others (a loop over %s whose effect depends on the order of its values?); check it with --symmetry off",
 			set, len(a), set, len(b), set)}}
@@ -76,15 +82,15 @@ func (e *expander) checkSymmetry(n int64) error {
 // canonSuccessors returns the canonical extrapolated successors of (locs,
 // vars, z) as sorted strings (key and zone), and false if a canonical form
 // was not exact.
-func (e *expander) canonSuccessors(locs, vars []int32, z dbm.DBM) ([]string, bool, error) {
+func canonSuccessors(st *Stepper, xp *extrapolator, sym *symmetry, locs, vars []int32, z dbm.DBM) ([]string, bool, error) {
 	var out []string
 	exact := true
 	dl := make([]int32, len(locs))
 	dv := make([]int32, len(vars))
 	dz := dbm.New(z.Dim)
 	var perr error
-	err := e.st.Moves(locs, vars, z, func(m Move) bool {
-		ok, err := e.st.Post(locs, vars, z, m, dl, dv, dz)
+	err := st.Moves(locs, vars, z, func(m Move) bool {
+		ok, err := st.Post(locs, vars, z, m, dl, dv, dz)
 		if err != nil {
 			perr = err
 			return false
@@ -92,13 +98,13 @@ func (e *expander) canonSuccessors(locs, vars []int32, z dbm.DBM) ([]string, boo
 		if !ok {
 			return true
 		}
-		parts, split := e.xp.apply(dz, dl)
+		parts, split := xp.apply(dz, dl)
 		if !split {
 			parts = []dbm.DBM{dz}
 		}
 		for _, p := range parts {
-			_, _, cz, key, _ := e.sym.canon(dl, dv, p)
-			if !e.sym.exact {
+			_, _, cz, key, _ := sym.canon(dl, dv, p)
+			if !sym.exact {
 				exact = false
 				return false
 			}

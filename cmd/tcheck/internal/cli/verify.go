@@ -58,7 +58,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
 	fl.StringVar(&f.subsumption, "subsumption", "alu", "how a stored zone covers a new one: alu (aLU subsumption, LICS 2012: used for E<> and A[] under lu/lu+ without diagonal constraints or --hull; inclusion elsewhere, as for deadlock and sup/inf) or inclusion")
 	fl.StringVar(&f.maxInput, "max-input", "", "refuse model, query and sweep files larger than this, e.g. 64MiB (default 8MiB)")
-	fl.StringVar(&f.symmetry, "symmetry", "on", "symmetry reduction over the model's scalar sets (FORMATS 2003): on (one state per orbit of the permutations in E<>, A[], deadlock and sup/inf; traces are mapped back to runs of the model) or off")
+	fl.StringVar(&f.symmetry, "symmetry", "on", "symmetry reduction over the model's scalar sets (FORMATS 2003): on (one state per orbit of the permutations in E<>, A[], deadlock, sup/inf and the liveness queries' graph; traces are mapped back to runs of the model) or off")
 	fl.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "goroutines exploring each zone graph (default: the CPUs; in sweep and test, the CPUs left to each of the -j jobs). With more than 1, stored-state counts vary a little from run to run and traces need not be shortest: use --workers 1 for shortest (bfs) traces and reproducible counts")
 	fl.BoolVar(&f.hull, "hull", false, "convex-hull over-approximation (UPPAAL's -A): A[] satisfied and E<> violated are decided by it, reached goals are re-checked exactly, sup/inf values become bounds (exact where the hull's exceeds 32 times the clock's bound)")
 }

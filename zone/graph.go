@@ -365,18 +365,5 @@ func (g *Graph) MoveTo(from, idx int32) (Move, error) {
 	vars := make([]int32, g.sys.NVars)
 	z := dbm.New(g.sys.Dim)
 	g.Decode(from, locs, vars, z)
-	var found Move
-	k := int32(0)
-	err := NewStepper(g.sys).Moves(locs, vars, z, func(m Move) bool {
-		if k == idx {
-			found = append(Move(nil), m...)
-			return false
-		}
-		k++
-		return true
-	})
-	if err == nil && found == nil {
-		err = errMoveNotFound
-	}
-	return found, err
+	return nthMove(NewStepper(g.sys), locs, vars, z, idx)
 }

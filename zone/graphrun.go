@@ -110,19 +110,7 @@ func (g *Graph) Run(start int32, steps []GraphStep, cycle int) ([]Move, int, err
 	// st.From, to c_i.
 	follow := func(st GraphStep) error {
 		load(st.From, &rep)
-		var m Move
-		k := int32(0)
-		err := stp.Moves(rep.locs, rep.vars, rep.z, func(mv Move) bool {
-			if k == st.Move {
-				m = slices.Clone(mv)
-				return false
-			}
-			k++
-			return true
-		})
-		if err == nil && m == nil {
-			err = errMoveNotFound
-		}
+		m, err := nthMove(stp, rep.locs, rep.vars, rep.z, st.Move)
 		if err != nil {
 			return err
 		}
@@ -133,28 +121,7 @@ func (g *Graph) Run(start int32, steps []GraphStep, cycle int) ([]Move, int, err
 		inv := sigma.inverse()
 		sym.apply(inv, succ.locs, succ.vars, succ.z, want.locs, want.vars, want.z, sym.ci)
 		// the move of c_{i-1} whose successor is want
-		var found Move
-		var perr error
-		err = stp.Moves(conc.locs, conc.vars, conc.z, func(mv Move) bool {
-			ok, err := stp.Post(conc.locs, conc.vars, conc.z, mv, try.locs, try.vars, try.z)
-			if err != nil {
-				if perr == nil {
-					perr = err
-				}
-				return true
-			}
-			if ok && try.equal(&want) {
-				found = slices.Clone(mv)
-				return false
-			}
-			return true
-		})
-		if err == nil && found == nil {
-			err = perr
-		}
-		if err == nil && found == nil {
-			err = fmt.Errorf("no move of the model matches a move between symmetry representatives: the model is not symmetric in its scalar sets (a loop over a set whose effect depends on the order of its values?); check it with --symmetry off")
-		}
+		found, err := moveReaching(stp, &conc, &want, &try)
 		if err != nil {
 			return err
 		}

@@ -160,52 +160,9 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 		rep.z.CopyFrom(next.z)
 	}
 	// step finds the move of conc whose successor is want.
-	step := func() (Move, error) {
-		var found Move
-		var perr error
-		err := st.Moves(conc.locs, conc.vars, conc.z, func(m Move) bool {
-			ok, err := st.Post(conc.locs, conc.vars, conc.z, m, try.locs, try.vars, try.z)
-			if err != nil {
-				// A move whose update fails has no successor, so it is
-				// not the one sought. The representative's moves come in
-				// another order: the search may have stopped (at a goal)
-				// before it met this error there.
-				if perr == nil {
-					perr = err
-				}
-				return true
-			}
-			if ok && try.equal(&want) {
-				found = slices.Clone(m)
-				return false
-			}
-			return true
-		})
-		if err == nil && found == nil {
-			err = perr
-		}
-		if err == nil && found == nil {
-			err = fmt.Errorf("no move of the model matches a move between symmetry representatives: the model is not symmetric in its scalar sets (a loop over a set whose effect depends on the order of its values?); check it with --symmetry off")
-		}
-		return found, err
-	}
+	step := func() (Move, error) { return moveReaching(st, &conc, &want, &try) }
 	// moveAt returns the move with index idx of the representative rep.
-	moveAt := func(idx int32) (Move, error) {
-		var found Move
-		k := int32(0)
-		err := st.Moves(rep.locs, rep.vars, rep.z, func(m Move) bool {
-			if k == idx {
-				found = slices.Clone(m)
-				return false
-			}
-			k++
-			return true
-		})
-		if err == nil && found == nil {
-			err = errMoveNotFound
-		}
-		return found, err
-	}
+	moveAt := func(idx int32) (Move, error) { return nthMove(st, rep.locs, rep.vars, rep.z, idx) }
 
 	// the initial state
 	init := newSymState(s)
@@ -257,4 +214,55 @@ func (s *System) concretePath(parent Node, last Move) ([]Move, error) {
 		moves = append(moves, cm)
 	}
 	return moves, nil
+}
+
+// moveReaching returns the move of the state from whose successor is want
+// (try is scratch): the move of an unreduced state that a move between
+// representatives stands for. A move whose update fails has no
+// successor, so it is not the one sought (the representative's moves come
+// in another order: the search may have stopped, at a goal, before it met
+// that error there).
+func moveReaching(st *Stepper, from, want, try *symState) (Move, error) {
+	var found Move
+	var perr error
+	err := st.Moves(from.locs, from.vars, from.z, func(m Move) bool {
+		ok, err := st.Post(from.locs, from.vars, from.z, m, try.locs, try.vars, try.z)
+		if err != nil {
+			if perr == nil {
+				perr = err
+			}
+			return true
+		}
+		if ok && try.equal(want) {
+			found = slices.Clone(m)
+			return false
+		}
+		return true
+	})
+	if err == nil && found == nil {
+		err = perr
+	}
+	if err == nil && found == nil {
+		err = fmt.Errorf("no move of the model matches a move between symmetry representatives: the model is not symmetric in its scalar sets (a loop over a set whose effect depends on the order of its values?); check it with --symmetry off")
+	}
+	return found, err
+}
+
+// nthMove returns the move with index idx (Stepper.Moves order) of the
+// state (locs, vars, z).
+func nthMove(st *Stepper, locs, vars []int32, z dbm.DBM, idx int32) (Move, error) {
+	var found Move
+	k := int32(0)
+	err := st.Moves(locs, vars, z, func(m Move) bool {
+		if k == idx {
+			found = slices.Clone(m)
+			return false
+		}
+		k++
+		return true
+	})
+	if err == nil && found == nil {
+		err = errMoveNotFound
+	}
+	return found, err
 }

@@ -232,10 +232,16 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	// repeats until it closes (Emerson and Sistla, "Symmetry and model
 	// checking", FMSD 1996, Sect. 3; Ip and Dill, FMSD 1996).
 	var sym *symmetry
-	if opts.Symmetry && !opts.Hull && !sys.Net.Stopwatches {
-		if sym, _ = newSymmetry(sys); sym != nil {
-			g.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial}
-			res.Extrapolation += describeSymmetry(sys, opts)
+	switch {
+	case opts.Symmetry && sys.Net.Stopwatches && len(sys.Net.Scalars) > 0:
+		res.Extrapolation += ", no symmetry reduction (stopwatches)"
+	case opts.Symmetry:
+		// used, or why not, as Search says it
+		res.Extrapolation += describeSymmetry(sys, opts)
+		if !opts.Hull && !sys.Net.Stopwatches {
+			if sym, _ = newSymmetry(sys); sym != nil {
+				g.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial}
+			}
 		}
 	}
 	locs := make([]int32, sys.NProcs)

@@ -25,7 +25,10 @@
 // that lets it pass forever and then reaches the condition, solved as
 // difference constraints over its times and replayed (repeatsWithTime,
 // repeat.go). E[], A<> and --> are decided on the explicit abstract zone graph
-// (zone.BuildGraph) by strongly connected components (liveness.go).
+// (zone.BuildGraph) by strongly connected components (liveness.go); under
+// the symmetry reduction that graph is its quotient by the permutations of
+// the scalar sets, whose paths zone.Graph.Run maps back to runs of the
+// model (a cycle repeated until the run closes it).
 //
 // # Traces
 //

@@ -297,6 +297,14 @@ func Check(sys *zone.System, qs []*Query, opts Options) []*Result {
 		for _, m := range group {
 			if m.sup != nil && m.res.Verdict == Satisfied {
 				approx := m.approx || sys.Net.Stopwatches
+				if m.approx && !sys.Net.Stopwatches && m.sup.infReached() {
+					// confirmed on exact zones at the same K (infReached)
+					exact := opts
+					exact.Hull = false
+					m.sup.exact = exactZones(sys, exact)
+					checkSup(sys, m, exact, m.sup.k)
+					continue
+				}
 				if !approx && m.sup.needsRedo() {
 					m.res.Stats.Elapsed += m.sup.detectUnbounded(sys, opts, m.res.Stats.Stored)
 				}

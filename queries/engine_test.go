@@ -559,6 +559,27 @@ func TestSupUnderExtraNoneIsExact(t *testing.T) {
 	}
 }
 
+// TestSupInfUnderHullIsConfirmed: a sup whose clock grows for real in a
+// state the convex hull reaches is confirmed on exact zones at the same K,
+// in two explorations, with one worker or two, and every run gives the
+// same exact inf (testdata/sup/sup-hull-inf-confirmed.yaml; before, two
+// workers answered <=inf or inf from run to run, and one worker doubled K
+// through seven explorations).
+func TestSupInfUnderHullIsConfirmed(t *testing.T) {
+	for _, workers := range []int{1, 2, 2, 2, 2, 2, 2, 2, 2} {
+		r := checkFormula(t, "testdata/sup/sup-hull-inf-confirmed.yaml", nil, "sup{g0 <= 0}: x0", Options{Workers: workers, Hull: true, Extrapolation: zone.ExtraMPlus, Symmetry: true})
+		if len(r.Values) != 1 || !r.Values[0].Inf || r.Values[0].Approx {
+			t.Fatalf("%d workers: got %v %v, want an exact inf", workers, r.Verdict, r.Values)
+		}
+		if r.Rounds != 2 {
+			t.Errorf("%d workers: %d explorations, want 2 (the hull's, then the exact one)", workers, r.Rounds)
+		}
+		if r.Trace == nil || r.TraceErr != nil || !strings.Contains(r.Trace.End, "time can pass in this state forever") {
+			t.Errorf("%d workers: the witness does not end where time passes forever: %v", workers, r.TraceErr)
+		}
+	}
+}
+
 // TestSupPeriodBetweenPowersOfTwo checks that the second cycle test finds a
 // cycle whose turns can last the same time forever where only periods
 // strictly between two powers of 2 do (queries/repeat.go: the period is

@@ -52,6 +52,7 @@ type supState struct {
 	k             int32
 	accs          []*supAcc
 	improved      []bool
+	sawInf        []bool  // per term: the visit's zone leaves the clock unbounded
 	kEff          []int32 // per term: the bound the exploration kept exact (≥ k)
 	invBuf        []dbm.Constraint
 	// cycleChecked: detectUnbounded has run (its answer does not depend on K).
@@ -92,6 +93,7 @@ func newSupState(sys *zone.System, q *Query, k int32) *supState {
 	}
 	s.condHasClocks = s.cond.Has(model.FClock)
 	s.improved = make([]bool, len(q.Terms))
+	s.sawInf = make([]bool, len(q.Terms))
 	return s
 }
 
@@ -129,6 +131,7 @@ func (s *supState) reset() {
 func (s *supState) forWorker() *supState {
 	w := &supState{q: s.q, cond: s.cond, isSup: s.isSup, condHasClocks: s.condHasClocks, k: s.k, kEff: s.kEff, cycleChecked: s.cycleChecked, exact: s.exact}
 	w.improved = make([]bool, len(s.accs))
+	w.sawInf = make([]bool, len(s.accs))
 	for _, a := range s.accs {
 		w.accs = append(w.accs, &supAcc{term: a.term, sup: a.sup})
 	}
@@ -143,7 +146,8 @@ func (s *supState) merge(w *supState) {
 		if !b.seen {
 			continue
 		}
-		better := !a.seen
+		// a state where the clock grows for real is the better witness
+		better := !a.seen || b.realInf && !a.realInf
 		switch {
 		case better:
 		case a.term.Clock > 0:
@@ -168,6 +172,7 @@ func (s *supState) merge(w *supState) {
 // visit folds a visited state into the accumulators.
 func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper) error {
 	clear(s.improved)
+	clear(s.sawInf)
 	any := false
 	var termErr error
 	err := checker.Zones(s.cond, v.Locs, v.Vars, v.Zone, func(z dbm.DBM) bool {
@@ -181,6 +186,10 @@ func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper)
 				s.improved[i] = true
 				any = true
 			}
+			if a.term.Clock > 0 && a.sup && !a.realInf && z.At(a.term.Clock, 0) == dbm.LTInf {
+				s.sawInf[i] = true
+				any = true
+			}
 		}
 		return true
 	})
@@ -191,14 +200,20 @@ func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper)
 		return err
 	}
 	for i, a := range s.accs {
-		if !s.improved[i] {
+		if !s.improved[i] && !s.sawInf[i] {
 			continue
 		}
-		a.parent, a.move = v.Parent, nil
-		if v.Move != nil {
-			a.move = append(zone.Move(nil), v.Move...)
+		if s.improved[i] {
+			a.parent, a.move = v.Parent, nil
+			if v.Move != nil {
+				a.move = append(zone.Move(nil), v.Move...)
+			}
 		}
-		if a.term.Clock > 0 && a.sup && a.bound == dbm.LTInf && !s.condHasClocks {
+		// Every visit where the clock is unbounded is looked at, not only
+		// the one that first made it so: which state that is depends on
+		// the order, and with two workers a sup under the hull answered
+		// <=inf from one run and inf from the next (symmetric seed 92729).
+		if s.sawInf[i] && !s.condHasClocks {
 			// The clock is unbounded here. It is for real when time can
 			// pass forever: delay allowed and no invariant bounds a clock
 			// from above (every valuation of the zone then delays without
@@ -219,7 +234,12 @@ func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper)
 				}
 			}
 			if delay && !bounded {
+				// the witness: this state, where time passes forever
 				a.realInf = true
+				a.parent, a.move = v.Parent, nil
+				if v.Move != nil {
+					a.move = append(zone.Move(nil), v.Move...)
+				}
 			}
 		}
 	}
@@ -251,6 +271,23 @@ func (s *supState) detectUnbounded(sys *zone.System, opts Options, stored int64)
 		}
 	}
 	return now().Sub(start)
+}
+
+// infReached reports whether a clock term grew for real in the last
+// exploration (supAcc.realInf). Under the convex hull that state may be
+// one no run reaches, and the answer would be the bound <=inf; it is
+// confirmed on exact zones at the same K instead, as a goal the hull
+// reaches is: before, whether the hull's exploration met such a
+// state first or doubled K and fell back to exact zones depended on the
+// order of the visits, and with two workers a sup answered <=inf in one
+// run and inf in the next (symmetric seed 92729).
+func (s *supState) infReached() bool {
+	for _, a := range s.accs {
+		if a.term.Clock > 0 && a.realInf {
+			return true
+		}
+	}
+	return false
 }
 
 // maxBound is the largest effective bound of the last exploration.
@@ -359,6 +396,12 @@ func checkSup(sys *zone.System, m *member, opts Options, k int32) {
 			return
 		}
 		approx := m.approx || sys.Net.Stopwatches
+		if m.approx && !sys.Net.Stopwatches && m.sup.infReached() {
+			// infReached: confirmed on exact zones at the same K
+			opts.Hull = false
+			m.sup.exact = exactZones(sys, opts)
+			continue
+		}
 		if !approx && m.sup.needsRedo() {
 			stats.Elapsed += m.sup.detectUnbounded(sys, opts, res.Stored)
 			m.res.Stats = stats

@@ -218,22 +218,21 @@ func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper)
 			// pass forever: delay allowed and no invariant bounds a clock
 			// from above (every valuation of the zone then delays without
 			// limit, and so does the real valuation that simulates it).
-			delay, err := st.DelayAllowed(v.Locs, v.Vars)
-			if err != nil {
-				return err
-			}
+			// The invariant first: most states have one, and every visit
+			// that leaves the clock unbounded comes here.
 			inv, _, err := st.Invariant(v.Locs, v.Vars, s.invBuf[:0])
 			s.invBuf = inv
 			if err != nil {
 				return err
 			}
-			bounded := false
-			for _, c := range inv {
-				if c.J == 0 && c.I != 0 {
-					bounded = true
-				}
+			if slices.ContainsFunc(inv, func(c dbm.Constraint) bool { return c.J == 0 && c.I != 0 }) {
+				continue
 			}
-			if delay && !bounded {
+			delay, err := st.DelayAllowed(v.Locs, v.Vars)
+			if err != nil {
+				return err
+			}
+			if delay {
 				// the witness: this state, where time passes forever
 				a.realInf = true
 				a.parent, a.move = v.Parent, nil

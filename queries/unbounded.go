@@ -102,15 +102,18 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 		if err != nil {
 			return false
 		}
-		idles[i] = idlesUnder(st, locs, vars, inv)
 		invCapped[i] = make([]bool, sys.Dim)
 		delay, err := st.DelayAllowed(locs, vars)
 		if err != nil {
 			return false
 		}
-		frozen[i] = !delay
+		// idlesUnder's test, on the delay computed once for both
+		idles[i], frozen[i] = delay, !delay
 		for _, c := range inv {
 			invCapped[i][c.I] = c.I != 0
+			if c.I != 0 {
+				idles[i] = false
+			}
 			if c.I != 0 && c.J == 0 && c.B <= dbm.LEZero {
 				frozen[i] = true
 			}

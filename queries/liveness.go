@@ -25,7 +25,10 @@ import (
 // lies on a cycle of the p-subgraph or is maximal (deadlocked, or able to
 // delay forever). As in UPPAAL, time divergence is not required of
 // infinite paths. The state formulas p and q may test locations and data;
-// clock constraints and deadlock inside them are not supported.
+// clock constraints and deadlock inside them are not supported. Under
+// Options.Symmetry the graph is the quotient by the permutations of the
+// scalar sets (zone.BuildGraph), which p and q cannot tell apart, and
+// zone.Graph.Run maps its lassos back to runs of the model.
 
 // lasso is a witness of E[] p: the steps from the initial node start to a
 // state of the p-subgraph, then (cycle > 0) the last cycle steps return to

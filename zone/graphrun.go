@@ -73,7 +73,7 @@ func (g *Graph) Run(start int32, steps []GraphStep, cycle int) ([]Move, int, err
 	conc := newSymState(s) // c_{i-1}
 	succ := newSymState(s) // node i-1's successor by the step's move
 	want := newSymState(s) // σ_{i-1}⁻¹(succ)
-	try := newSymState(s)  // a successor of c_{i-1}; then c_i permuted
+	try := newSymState(s)  // a successor of c_{i-1}; then σ_{i-1}(c_i), a part of succ
 	node := newSymState(s) // the node a part is compared with
 	load := func(i int32, out *symState) { g.Decode(i, out.locs, out.vars, out.z) }
 	// pick abstracts (locs, vars, z), z in place, finds the part whose

@@ -186,7 +186,7 @@ func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper)
 				s.improved[i] = true
 				any = true
 			}
-			if a.term.Clock > 0 && a.sup && !a.realInf && z.At(a.term.Clock, 0) == dbm.LTInf {
+			if a.term.Clock > 0 && a.sup && !a.realInf && !s.condHasClocks && z.At(a.term.Clock, 0) == dbm.LTInf {
 				s.sawInf[i] = true
 				any = true
 			}
@@ -204,16 +204,13 @@ func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper)
 			continue
 		}
 		if s.improved[i] {
-			a.parent, a.move = v.Parent, nil
-			if v.Move != nil {
-				a.move = append(zone.Move(nil), v.Move...)
-			}
+			a.witnessAt(v)
 		}
 		// Every visit where the clock is unbounded is looked at, not only
 		// the one that first made it so: which state that is depends on
 		// the order, and with two workers a sup under the hull answered
 		// <=inf from one run and inf from the next (symmetric seed 92729).
-		if s.sawInf[i] && !s.condHasClocks {
+		if s.sawInf[i] {
 			// The clock is unbounded here. It is for real when time can
 			// pass forever: delay allowed and no invariant bounds a clock
 			// from above (every valuation of the zone then delays without
@@ -235,14 +232,20 @@ func (s *supState) visit(v *zone.Visit, checker *zone.Checker, st *zone.Stepper)
 			if delay {
 				// the witness: this state, where time passes forever
 				a.realInf = true
-				a.parent, a.move = v.Parent, nil
-				if v.Move != nil {
-					a.move = append(zone.Move(nil), v.Move...)
-				}
+				a.witnessAt(v)
 			}
 		}
 	}
 	return nil
+}
+
+// witnessAt makes the visited state v the accumulator's witness: its path
+// is recovered at the end (System.PathMoves).
+func (a *supAcc) witnessAt(v *zone.Visit) {
+	a.parent, a.move = v.Parent, nil
+	if v.Move != nil {
+		a.move = append(zone.Move(nil), v.Move...)
+	}
 }
 
 // detectUnbounded looks, once per query, for a clock term whose answer
@@ -515,5 +518,11 @@ func idlesForever(st *zone.Stepper, locs, vars []int32) bool {
 // idlesUnder is idlesForever for a discrete state whose invariant is inv.
 func idlesUnder(st *zone.Stepper, locs, vars []int32, inv []dbm.Constraint) bool {
 	delay, err := st.DelayAllowed(locs, vars)
-	return err == nil && delay && !slices.ContainsFunc(inv, func(c dbm.Constraint) bool { return c.I != 0 })
+	return err == nil && delay && !capsAClock(inv)
+}
+
+// capsAClock reports whether the invariant inv bounds a clock above, so
+// that time cannot pass forever under it.
+func capsAClock(inv []dbm.Constraint) bool {
+	return slices.ContainsFunc(inv, func(c dbm.Constraint) bool { return c.I != 0 })
 }

@@ -108,12 +108,9 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 			return false
 		}
 		// idlesUnder's test, on the delay computed once for both
-		idles[i], frozen[i] = delay, !delay
+		idles[i], frozen[i] = delay && !capsAClock(inv), !delay
 		for _, c := range inv {
 			invCapped[i][c.I] = c.I != 0
-			if c.I != 0 {
-				idles[i] = false
-			}
 			if c.I != 0 && c.J == 0 && c.B <= dbm.LEZero {
 				frozen[i] = true
 			}

@@ -169,12 +169,8 @@ func newExpander(sys *System, graph *nodeGraph, opts Options, alu bool, passed p
 		e.universe = dbm.New(sys.Dim)
 	}
 	e.bl, e.bu = e.xp.l, e.xp.u
-	// With stopwatches no symmetry reduction: the symmetry of the model
-	// is established without the clock rates (see describeSearch).
-	if opts.Symmetry && !opts.Hull && !sys.Net.Stopwatches {
-		if e.sym, _ = newSymmetry(sys); e.sym != nil {
-			e.bl, e.bu = slices.Clone(e.xp.l), slices.Clone(e.xp.u)
-		}
+	if e.sym = symmetryFor(sys, opts); e.sym != nil {
+		e.bl, e.bu = slices.Clone(e.xp.l), slices.Clone(e.xp.u)
 	}
 	e.exactFirst = !opts.Hull && !opts.AbstractFirst
 	if e.sym != nil {

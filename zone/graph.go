@@ -231,18 +231,13 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	// the zone graph from a state to a permutation of it, which Run
 	// repeats until it closes (Emerson and Sistla, "Symmetry and model
 	// checking", FMSD 1996, Sect. 3; Ip and Dill, FMSD 1996).
-	var sym *symmetry
-	switch {
-	case opts.Symmetry && sys.Net.Stopwatches && len(sys.Net.Scalars) > 0:
-		res.Extrapolation += ", no symmetry reduction (stopwatches)"
-	case opts.Symmetry:
+	sym := symmetryFor(sys, opts)
+	if sym != nil {
+		g.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial}
+	}
+	if opts.Symmetry {
 		// used, or why not, as Search says it
 		res.Extrapolation += describeSymmetry(sys, opts)
-		if !opts.Hull && !sys.Net.Stopwatches {
-			if sym, _ = newSymmetry(sys); sym != nil {
-				g.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial}
-			}
-		}
 	}
 	locs := make([]int32, sys.NProcs)
 	vars := make([]int32, sys.NVars)

@@ -351,10 +351,7 @@ func describeSearch(sys *System, opts Options) string {
 	}
 	sub, refused := ResolveSubsumption(sys, opts)
 	d += describeSubsumption(sub, refused)
-	switch {
-	case opts.Symmetry && sys.Net.Stopwatches && len(sys.Net.Scalars) > 0:
-		d += ", no symmetry reduction (stopwatches)"
-	case opts.Symmetry:
+	if opts.Symmetry {
 		d += describeSymmetry(sys, opts)
 	}
 	if opts.Order == Topological {

@@ -947,10 +947,25 @@ func factorial(n int) int {
 	return f
 }
 
-// describeSymmetry is the part of Result.Extrapolation about symmetry.
+// symmetryFor returns the symmetry an exploration under opts uses (nil:
+// none). With stopwatches there is none: the symmetry of the model is
+// established without the clock rates; nor under the convex hull.
+func symmetryFor(sys *System, opts Options) *symmetry {
+	if !opts.Symmetry || opts.Hull || sys.Net.Stopwatches {
+		return nil
+	}
+	sym, _ := newSymmetry(sys)
+	return sym
+}
+
+// describeSymmetry is the part of Result.Extrapolation about symmetry,
+// under Options.Symmetry.
 func describeSymmetry(sys *System, opts Options) string {
 	if len(sys.Net.Scalars) == 0 {
 		return ""
+	}
+	if sys.Net.Stopwatches {
+		return ", no symmetry reduction (stopwatches)"
 	}
 	if opts.Hull {
 		return ", no symmetry reduction (convex hull)"

@@ -81,72 +81,94 @@ func TestCanonIsConstantOnOrbits(t *testing.T) {
 	}
 }
 
-// TestZoneFixedByAgreesWithPermutedZone proves the shortcut of
-// interchangeable: zoneFixedBy, which compares only the rows and columns
-// of the clocks a permutation moves, says that a zone is its own image
-// exactly when permuting the whole matrix (permuteZone) gives it back. On
-// reachable zones of scalar-fischer (N = 5) under every transposition of
-// two members, fixed and not, and on random permutations of the clocks.
-func TestZoneFixedByAgreesWithPermutedZone(t *testing.T) {
-	_, net, err := model.Load("../queries/testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys := NewSystem(net)
-	sym, why := newSymmetry(sys)
-	if sym == nil {
-		t.Fatal(why)
-	}
-	var zones []dbm.DBM
-	var discrete [][2][]int32
-	Search(sys, Options{Extrapolation: Extrapolation{Local: true}}, func(v *Visit) bool {
-		zones = append(zones, v.Zone.Clone())
-		discrete = append(discrete, [2][]int32{slices.Clone(v.Locs), slices.Clone(v.Vars)})
-		return len(zones) >= 2000
-	})
-	out := dbm.New(sys.Dim)
-	ci := make([]int32, sys.Dim)
-	tl, tv := make([]int32, sys.NProcs), make([]int32, sys.NVars)
-	naive := func(z dbm.DBM, ci []int32) bool {
-		permuteZone(z, ci, out)
-		return slices.Equal(out.M, z.M)
-	}
-	fixed, moved := 0, 0
-	check := func(z dbm.DBM, ci []int32) {
-		t.Helper()
-		want := naive(z, ci)
-		if got := zoneFixedBy(z, ci); got != want {
-			t.Fatalf("zoneFixedBy(%v) = %v, the permuted matrix says %v:\n%v", ci, got, want, z)
-		}
-		if want {
-			fixed++
-		} else {
-			moved++
-		}
-	}
-	size := sym.sizes[0]
-	for n, z := range zones {
-		for a := range size {
-			for b := a + 1; b < size; b++ {
-				pi := identityPerm(sym.sizes)
-				pi[0][a], pi[0][b] = int32(b), int32(a)
-				sym.applyDiscrete(pi, discrete[n][0], discrete[n][1], tl, tv, ci)
-				check(z, ci)
+// TestFixedBySwapAgreesWithApply proves the shortcut of interchangeable
+// and keepsDiscrete: fixedBySwap, which looks only at what a
+// transposition of two members moves, says that a state (or its discrete
+// part) is its own image exactly when applying the transposition to the
+// whole state (apply) gives it back. On reachable states of the scalar
+// models (processes with one scalar argument and with two, arrays indexed
+// by members, variables holding members, local clocks), under every
+// transposition of every set, fixed and not; and zoneFixedBy against
+// permuteZone under random permutations of the clocks.
+func TestFixedBySwapAgreesWithApply(t *testing.T) {
+	for _, tc := range []struct {
+		name, path string
+		set        map[string]int64
+	}{
+		{"fischer N=5", "../queries/testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 5}},
+		{"pools", "../queries/testdata/semantics/scalar-pools.yaml", nil},
+		{"select-chan", "../queries/testdata/semantics/scalar-select-chan.yaml", nil},
+		{"agreement-scalar n=3 f=1 (1,1,1)", "../agreement/agreement-scalar.yaml", map[string]int64{"n": 3, "f": 1, "c1": 1, "c2": 1, "d": 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, net, err := model.Load(tc.path, tc.set)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-	}
-	rng := rand.New(rand.NewPCG(11, 5))
-	for _, z := range zones[:200] {
-		p := rng.Perm(sys.Dim - 1)
-		ci[0] = 0
-		for c, v := range p {
-			ci[c+1] = int32(v + 1)
-		}
-		check(z, ci)
-	}
-	t.Logf("%d fixed, %d moved", fixed, moved)
-	if fixed == 0 || moved == 0 {
-		t.Fatalf("%d fixed and %d moved: the test does not tell the two apart", fixed, moved)
+			sys := NewSystem(net)
+			sym, why := newSymmetry(sys)
+			if sym == nil {
+				t.Fatal(why)
+			}
+			type state struct {
+				locs, vars []int32
+				z          dbm.DBM
+			}
+			var states []state
+			Search(sys, Options{Extrapolation: Extrapolation{Local: true}}, func(v *Visit) bool {
+				states = append(states, state{slices.Clone(v.Locs), slices.Clone(v.Vars), v.Zone.Clone()})
+				return len(states) >= 2000
+			})
+			img := state{make([]int32, sys.NProcs), make([]int32, sys.NVars), dbm.New(sys.Dim)}
+			ci := make([]int32, sys.Dim)
+			counts := map[string]int{}
+			for n, st := range states {
+				for k, size := range sym.sizes {
+					for a := range int32(size) {
+						for b := a + 1; b < int32(size); b++ {
+							pi := identityPerm(sym.sizes)
+							pi[k][a], pi[k][b] = b, a
+							sym.apply(pi, st.locs, st.vars, st.z, img.locs, img.vars, img.z, ci)
+							discrete := slices.Equal(img.locs, st.locs) && slices.Equal(img.vars, st.vars)
+							whole := discrete && img.z.Equal(st.z)
+							if got := sym.fixedBySwap(k, a, b, st.locs, st.vars, st.z, true); got != whole {
+								t.Fatalf("state %d, set %d, (%d %d): fixedBySwap = %v, apply says %v", n, k, a, b, got, whole)
+							}
+							if got := sym.fixedBySwap(k, a, b, st.locs, st.vars, st.z, false); got != discrete {
+								t.Fatalf("state %d, set %d, (%d %d): fixedBySwap without the zone = %v, apply says %v", n, k, a, b, got, discrete)
+							}
+							if got := zoneFixedBy(st.z, ci); got != img.z.Equal(st.z) {
+								t.Fatalf("state %d, set %d, (%d %d): zoneFixedBy = %v, permuteZone says %v", n, k, a, b, got, !got)
+							}
+							switch {
+							case whole:
+								counts["fixed"]++
+							case discrete:
+								counts["zone moved"]++
+							default:
+								counts["discrete moved"]++
+							}
+						}
+					}
+				}
+			}
+			out := dbm.New(sys.Dim)
+			rng := rand.New(rand.NewPCG(11, uint64(len(tc.name))))
+			for _, st := range states[:min(200, len(states))] {
+				ci[0] = 0
+				for c, v := range rng.Perm(sys.Dim - 1) {
+					ci[c+1] = int32(v + 1)
+				}
+				permuteZone(st.z, ci, out)
+				if got, want := zoneFixedBy(st.z, ci), out.Equal(st.z); got != want {
+					t.Fatalf("zoneFixedBy(%v) = %v, permuteZone says %v", ci, got, want)
+				}
+			}
+			t.Logf("%d states: %v", len(states), counts)
+			if counts["fixed"] == 0 || counts["discrete moved"] == 0 {
+				t.Fatalf("the transpositions tried were %v: the test does not tell fixed from moved", counts)
+			}
+		})
 	}
 }
 

@@ -352,11 +352,17 @@ func (e *expander) storeSymmetricExact(parent nodeID, moveIdx int32, l, vv []int
 			e.bl[y], e.bu[y] = e.xp.l[x], e.xp.u[x]
 		}
 	}
-	if alts := e.sym.stabilizerZones(cl, cv, cz); len(alts) > 0 && e.passed.coversAny(key, alts) {
-		return e.atLimit()
-	}
+	// a stored zone covering cz, or else one of its images under the
+	// permutations that keep the discrete part (whose orbit is the same),
+	// covers it; the images are computed only where the first test fails
+	// and the key has zones (a new discrete part has none)
 	ref, covered := e.passed.coverExact(key, cz)
 	if !covered {
+		if ref.head != 0 {
+			if alts := e.sym.stabilizerZones(cl, cv, cz); len(alts) > 0 && e.passed.coversAny(key, alts) {
+				return e.atLimit()
+			}
+		}
 		if !e.alu {
 			e.xp.prepare(l)
 		}

@@ -164,10 +164,15 @@ type symmetry struct {
 	// stabilizerZones' scratch
 	stabPi perm
 	images []int32
-	// scratch of interchangeable
+	// stabilizerZones' scratch for apply
 	tl, tv, tci []int32
-	tz          dbm.DBM
-	swap        perm
+	// fixedBySwap's tables (buildTouch) and scratch: swap is the identity
+	// but for the transposition being tried, swapProcs and swapCi the
+	// identity but for its images
+	touch             [][]swapTouch // [set][member]
+	setVars           [][]int32     // [set]: the variables of its values
+	swap              perm
+	swapProcs, swapCi []int32
 }
 
 // newSymmetry returns the symmetry of sys, or nil and the reason why there
@@ -801,39 +806,178 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 // orderings would be wasted, and with this the representative stays exact
 // however many there are.
 func (s *symmetry) interchangeable(k int, ms []int32, locs, vars []int32, z dbm.DBM) bool {
-	if s.tl == nil {
-		s.tl, s.tv = make([]int32, len(locs)), make([]int32, len(vars))
-		s.tz, s.tci = dbm.New(z.Dim), make([]int32, z.Dim)
-		s.swap = identityPerm(s.sizes)
-	}
 	a := ms[0]
 	for _, b := range ms[1:] {
-		s.swap[k][a], s.swap[k][b] = b, a
-		s.applyDiscrete(s.swap, locs, vars, s.tl, s.tv, s.tci)
-		s.swap[k][a], s.swap[k][b] = a, b
-		if !slices.Equal(s.tl, locs) || !slices.Equal(s.tv, vars) || !zoneFixedBy(z, s.tci) {
+		if !s.fixedBySwap(k, a, b, locs, vars, z, true) {
 			return false
 		}
 	}
 	return true
 }
 
+// swapTouch lists what a transposition of member i of a set moves: the
+// processes with i among their scalar arguments, and the variable slots
+// and clocks indexed by i or local to one of those processes.
+type swapTouch struct {
+	procs, vars, clocks []int32
+}
+
+// buildTouch fills s.touch (once): for each set and member, what a
+// transposition of that member moves (swapTouch), and for each set the
+// variables that hold its values (whose values a transposition renames,
+// moved or not).
+func (s *symmetry) buildTouch() {
+	s.touch = make([][]swapTouch, len(s.sizes))
+	s.setVars = make([][]int32, len(s.sizes))
+	for k, n := range s.sizes {
+		s.touch[k] = make([]swapTouch, n)
+	}
+	for p, args := range s.procArgs {
+		for _, a := range args {
+			s.touch[a.Set-1][a.Value].procs = append(s.touch[a.Set-1][a.Value].procs, int32(p))
+		}
+	}
+	owned := func(sl *symSlot, k int, i int32) bool {
+		for _, d := range sl.dims {
+			if d.Set-1 == k && d.Index == i {
+				return true
+			}
+		}
+		return sl.proc >= 0 && slices.ContainsFunc(s.procArgs[sl.proc], func(a model.ScalarArg) bool { return a.Set-1 == k && a.Value == i })
+	}
+	for k, n := range s.sizes {
+		for i := range int32(n) {
+			t := &s.touch[k][i]
+			for v := range s.vars {
+				if owned(&s.vars[v], k, i) {
+					t.vars = append(t.vars, int32(v))
+				}
+			}
+			for c := 1; c < len(s.clocks); c++ {
+				if owned(&s.clocks[c], k, i) {
+					t.clocks = append(t.clocks, int32(c))
+				}
+			}
+		}
+	}
+	for _, v := range s.scalarVars {
+		k := s.vars[v].scalar - 1
+		s.setVars[k] = append(s.setVars[k], v)
+	}
+	s.swapProcs = make([]int32, len(s.procFam))
+	for p := range s.swapProcs {
+		s.swapProcs[p] = int32(p)
+	}
+	s.swapCi = make([]int32, len(s.clocks))
+	for c := range s.swapCi {
+		s.swapCi[c] = int32(c)
+	}
+	s.swap = identityPerm(s.sizes)
+}
+
+// fixedBySwap reports whether the transposition of members a and b of
+// set k leaves the state (locs, vars, z) as it is (its discrete part
+// only, without withZone). It looks only at what the transposition moves
+// (swapTouch) and at the variables holding values of set k: applying it
+// to the whole state (apply) and comparing costs O(processes + slots +
+// dim²) per transposition, and interchangeable tries one per tied member,
+// which made canon cubic in the size of a set of idle members (Fischer's
+// protocol with 48 members: half of the search in interchangeable).
+func (s *symmetry) fixedBySwap(k int, a, b int32, locs, vars []int32, z dbm.DBM, withZone bool) bool {
+	if s.touch == nil {
+		s.buildTouch()
+	}
+	pi := s.swap
+	pi[k][a], pi[k][b] = b, a
+	defer func() { pi[k][a], pi[k][b] = a, b }()
+	ta, tb := &s.touch[k][a], &s.touch[k][b]
+	// processes: the image of p holds p's location; the images go into
+	// swapProcs for the local slots below, and are reset on return
+	for _, t := range [2]*swapTouch{ta, tb} {
+		for _, p := range t.procs {
+			s.swapProcs[p] = int32(s.procImage(pi, int(p)))
+		}
+	}
+	defer func() {
+		for _, t := range [2]*swapTouch{ta, tb} {
+			for _, p := range t.procs {
+				s.swapProcs[p] = p
+			}
+		}
+	}()
+	for _, t := range [2]*swapTouch{ta, tb} {
+		for _, p := range t.procs {
+			if locs[s.swapProcs[p]] != locs[p] {
+				return false
+			}
+		}
+	}
+	// variables: the image w of slot v holds v's value, renamed if it is
+	// of set k; a variable of set k that does not move must not hold a or b
+	value := func(v int32) int32 {
+		x := vars[v]
+		if sc := s.vars[v].scalar; sc != 0 {
+			x = pi[sc-1][x]
+		}
+		return x
+	}
+	for _, t := range [2]*swapTouch{ta, tb} {
+		for _, v := range t.vars {
+			if vars[s.slotImage(pi, &s.vars[v], s.varBase, s.swapProcs)] != value(v) {
+				return false
+			}
+		}
+	}
+	for _, v := range s.setVars[k] {
+		if vars[s.slotImage(pi, &s.vars[v], s.varBase, s.swapProcs)] != value(v) {
+			return false
+		}
+	}
+	if !withZone {
+		return true
+	}
+	ci := s.swapCi
+	for _, t := range [2]*swapTouch{ta, tb} {
+		for _, c := range t.clocks {
+			ci[c] = s.slotImage(pi, &s.clocks[c], s.clkBase, s.swapProcs)
+		}
+	}
+	// the transposition is an involution that maps a's clocks onto b's:
+	// the conditions on the rows and columns of b's clocks are those on
+	// a's, read the other way
+	fixed := zoneFixedByMoved(z, ci, ta.clocks)
+	for _, t := range [2]*swapTouch{ta, tb} {
+		for _, c := range t.clocks {
+			ci[c] = c
+		}
+	}
+	return fixed
+}
+
 // zoneFixedBy reports whether moving each clock c of z to ci[c]
 // (permuteZone) leaves z as it is. Only the rows and columns of the
-// clocks ci moves are compared: a transposition of two members moves
-// their few clocks, and comparing the whole permuted matrix (O(dim²) per
-// transposition) made canon quadratic in a scalar set's size on top
-// (Fischer's protocol with 40 members: 68 % of the search in
-// interchangeable).
+// clocks ci moves are compared (zoneFixedByMoved).
 func zoneFixedBy(z dbm.DBM, ci []int32) bool {
+	for a := 1; a < z.Dim; a++ {
+		if int(ci[a]) != a && !zoneFixedByMoved(z, ci, []int32{int32(a)}) {
+			return false
+		}
+	}
+	return true
+}
+
+// zoneFixedByMoved is zoneFixedBy on the rows and columns of the clocks
+// in moved: every clock that ci moves must be in it or be the image of
+// one in it under ci, an involution (fixedBySwap).
+func zoneFixedByMoved(z dbm.DBM, ci []int32, moved []int32) bool {
 	n := z.Dim
-	for a := 1; a < n; a++ {
+	for _, a := range moved {
 		ca := int(ci[a])
-		if ca == a {
+		if ca == int(a) {
 			continue
 		}
 		// row a: out[ci a][ci b] = z[a][b] must be z[ci a][ci b]
-		ra, rc := z.M[a*n:a*n+n], z.M[ca*n:ca*n+n]
+		ra, rc := z.M[int(a)*n:int(a)*n+n], z.M[ca*n:ca*n+n]
 		for b, x := range ra {
 			if rc[ci[b]] != x {
 				return false
@@ -842,7 +986,7 @@ func zoneFixedBy(z dbm.DBM, ci []int32) bool {
 		// column a, in the rows of the clocks that stay (the moved rows
 		// are compared whole above): out[c][ci a] = z[c][a]
 		for c := 0; c < n; c++ {
-			if int(ci[c]) == c && z.M[c*n+ca] != z.M[c*n+a] {
+			if int(ci[c]) == c && z.M[c*n+ca] != z.M[c*n+int(a)] {
 				return false
 			}
 		}
@@ -859,9 +1003,7 @@ func zoneFixedBy(z dbm.DBM, ci []int32) bool {
 // zones are scratch, valid until the next call.
 func (s *symmetry) stabilizerZones(locs, vars []int32, z dbm.DBM) []dbm.DBM {
 	if s.tl == nil {
-		s.tl, s.tv = make([]int32, len(locs)), make([]int32, len(vars))
-		s.tz, s.tci = dbm.New(z.Dim), make([]int32, z.Dim)
-		s.swap = identityPerm(s.sizes)
+		s.tl, s.tv, s.tci = make([]int32, len(locs)), make([]int32, len(vars)), make([]int32, z.Dim)
 	}
 	type group struct{ set, n, base int }
 	var groups [8]group
@@ -939,12 +1081,8 @@ func (s *symmetry) discreteSignature(k, i int, locs, vars []int32, sig []int32) 
 // keepsDiscrete reports whether every transposition of ms[0] with another
 // member of ms (of set k) keeps the discrete part (locs, vars).
 func (s *symmetry) keepsDiscrete(k int, ms []int32, locs, vars []int32) bool {
-	a := ms[0]
 	for _, b := range ms[1:] {
-		s.swap[k][a], s.swap[k][b] = b, a
-		s.applyDiscrete(s.swap, locs, vars, s.tl, s.tv, s.tci)
-		s.swap[k][a], s.swap[k][b] = a, b
-		if !slices.Equal(s.tl, locs) || !slices.Equal(s.tv, vars) {
+		if !s.fixedBySwap(k, ms[0], b, locs, vars, dbm.DBM{}, false) {
 			return false
 		}
 	}

@@ -276,8 +276,12 @@ func (s *nodeStore) alloc(n int) (uint32, []byte) {
 		}
 	}
 	k, off := s.slab.layout.locate(s.free)
-	if off+size > s.slab.layout.size(k) {
-		// the rest of this segment is too short: start the next one
+	for off+size > s.slab.layout.size(k) {
+		// the rest of this segment is too short: start the next one,
+		// or the first one long enough (the first segments are 4 KiB,
+		// shorter than a full matrix from dimension 33 on: FDDI N = 30
+		// under --full-zones panicked here); the segments skipped are
+		// allocated but not used, less than the zone's own length
 		k++
 		off = 0
 		s.free = s.slab.layout.start(k)

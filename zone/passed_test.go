@@ -449,3 +449,29 @@ func TestShardCachesShareOneBudget(t *testing.T) {
 		t.Errorf("the first shard took %d matrices, want all %d of the budget", first, decodedCacheSmall/per)
 	}
 }
+
+// TestNodeStoreAllocatesZonesLongerThanASegment: a zone longer than the
+// slab's first segments (4 KiB, then 4 KiB and 8 KiB; a full matrix of
+// dimension 47 takes 8,836 bytes) goes to the first segment long enough,
+// and the slab goes on from there (FDDI N = 30 under --full-zones
+// panicked with "slice bounds out of range [::8464] with capacity 4096").
+func TestNodeStoreAllocatesZonesLongerThanASegment(t *testing.T) {
+	s := newNodeStore(1<<20, 0, 0)
+	seen := map[uint32]bool{}
+	for _, n := range []int{100, 8836, 100, 40000, 8836, 3} {
+		w, b := s.alloc(n)
+		if len(b) != n {
+			t.Fatalf("alloc(%d) gave %d bytes", n, len(b))
+		}
+		if seen[w] {
+			t.Fatalf("alloc(%d) gave the word %d twice", n, w)
+		}
+		seen[w] = true
+		for i := range b {
+			b[i] = byte(n)
+		}
+		if got := s.bytes(w, n); len(got) != n || got[0] != byte(n) || got[n-1] != byte(n) {
+			t.Fatalf("the %d bytes at word %d do not read back", n, w)
+		}
+	}
+}

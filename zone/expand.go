@@ -464,6 +464,10 @@ func (e *expander) movesZone() dbm.DBM {
 
 // successor is the callback of Stepper.Moves: one move of e.node.
 func (e *expander) successor(m Move) bool {
+	if err := e.st.pollSuccessor(); err != nil {
+		e.err = err
+		return false
+	}
 	idx := e.moveIdx
 	e.moveIdx++
 	ok, err := e.st.Post(e.locs, e.vars, e.src, m, e.dlocs, e.dvars, e.exact)

@@ -219,6 +219,21 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 		return g, res
 	}
 	st := NewStepper(sys)
+	// long evaluations, and the successors of a state, poll the time
+	// limit and cancellation (Stepper.SetInterrupt, pollSuccessor); the
+	// build then ends at the limit, not with a model error
+	st.SetInterrupt(func() bool { _, hit := opts.Limits.expired(now(), start); return hit })
+	failed := func(err error, at int32) (*Graph, Result) {
+		if Interrupted(err) {
+			r, hit := opts.Limits.expired(now(), start)
+			if !hit {
+				r = LimitTime
+			}
+			return finish(r)
+		}
+		res.Err, g.ErrNode = err.(*ModelError), at
+		return finish(Failed)
+	}
 	xp := newExtrapolator(sys, opts.Extrapolation)
 	// Under symmetry reduction each node is the representative of its
 	// state's orbit (symmetry.go), and the graph is the quotient of the
@@ -278,8 +293,7 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 	}
 	ok, err := st.InitialFrom(opts.Initial, locs, vars, z)
 	if err != nil {
-		res.Err, g.ErrNode = err.(*ModelError), -1
-		return finish(Failed)
+		return failed(err, -1)
 	}
 	if !ok {
 		return finish(Completed)
@@ -301,13 +315,15 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 		if sym != nil && (res.Explored <= symCheckFirst || res.Explored%symCheckEvery == 0) {
 			// the model's symmetry, as the reachability search checks it
 			if err := checkSymmetry(st, xp, sym, locs, vars, src, res.Explored); err != nil {
-				res.Err, g.ErrNode = err.(*ModelError), cur
-				return finish(Failed)
+				return failed(err, cur)
 			}
 		}
 		var k int32
 		var merr error
 		err := st.Moves(locs, vars, src, func(m Move) bool {
+			if merr = st.pollSuccessor(); merr != nil {
+				return false
+			}
 			idx := k
 			k++
 			ok, err := st.Post(locs, vars, src, m, dlocs, dvars, z)
@@ -330,8 +346,7 @@ func BuildGraph(sys *System, opts Options) (*Graph, Result) {
 			succ, succMoves = succ[:0], succMoves[:0]
 		}
 		if err != nil {
-			res.Err, g.ErrNode = err.(*ModelError), cur
-			return finish(Failed)
+			return failed(err, cur)
 		}
 		if opts.Limits.MaxStates > 0 && int64(g.n) >= opts.Limits.MaxStates {
 			return finish(LimitStates)

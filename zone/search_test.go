@@ -183,3 +183,50 @@ func TestParallelMemoryLimit(t *testing.T) {
 		t.Fatalf("stored %d: the limit did not stop the search early", res.Stored)
 	}
 }
+
+// TestTimeLimitIsPolledAmongSuccessors: a search whose states have many
+// costly successors (Fischer's protocol with a scalar set of 200
+// members under the symmetry reduction: about 200 successors a state,
+// each brought to its representative) stops at its time limit within one
+// expansion, not only between expansions, where the limits are checked
+// every 256: a verify given a 20 s timeout there ran 35 s. The clock is a
+// fake one that advances a millisecond at each reading, so that the
+// limit (20 ms) is reached after 20 readings; the sequential search, the
+// parallel one and the liveness graph (BuildGraph) must each stop within
+// a few dozen polls' worth of successors, where they computed tens of
+// thousands before.
+func TestTimeLimitIsPolledAmongSuccessors(t *testing.T) {
+	net := compile(t, "../queries/testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 200})
+	sys := zone.NewSystem(net)
+	fake := func() func() time.Time {
+		var mu sync.Mutex
+		t0 := time.Unix(0, 0)
+		return func() time.Time {
+			mu.Lock()
+			defer mu.Unlock()
+			t0 = t0.Add(time.Millisecond)
+			return t0
+		}
+	}
+	opts := func(workers int) zone.Options {
+		return zone.Options{Extrapolation: zone.Extrapolation{Local: true}, Symmetry: true, Workers: workers,
+			Limits: zone.Limits{Timeout: 20 * time.Millisecond}, Now: fake()}
+	}
+	const most = 40 * 64 // successors within 40 polls
+	for _, workers := range []int{1, 2} {
+		res := zone.SearchWorkers(sys, opts(workers), func() zone.Visitor { return func(*zone.Visit) bool { return false } })
+		if res.Reason != zone.LimitTime {
+			t.Fatalf("workers=%d: the search ended with %v (%v), want the time limit", workers, res.Reason, res.Err)
+		}
+		if res.Transitions > most {
+			t.Errorf("workers=%d: %d successors computed before the time limit stopped the search, want at most %d", workers, res.Transitions, most)
+		}
+	}
+	_, res := zone.BuildGraph(sys, opts(1))
+	if res.Reason != zone.LimitTime {
+		t.Fatalf("BuildGraph ended with %v (%v), want the time limit", res.Reason, res.Err)
+	}
+	if res.Transitions > most {
+		t.Errorf("BuildGraph computed %d successors before the time limit stopped it, want at most %d", res.Transitions, most)
+	}
+}

@@ -34,6 +34,24 @@ func Interrupted(err error) bool {
 // error for which Interrupted is true.
 func (st *Stepper) SetInterrupt(stop func() bool) { st.env.Interrupt = stop }
 
+// pollEvery is how many successors a search computes between two polls of
+// the interrupt (pollSuccessor). The searches check their limits between
+// expansions, every 256; one expansion may compute thousands of
+// successors, each costly (a scalar set of hundreds of members under the
+// symmetry reduction: a search given a 20 s timeout ran 35 s), so the
+// time limit and cancellation are polled among them too.
+const pollEvery = 64
+
+// pollSuccessor counts a successor and, every pollEvery, polls the
+// interrupt: it returns an error for which Interrupted is true when the
+// search is to stop.
+func (st *Stepper) pollSuccessor() error {
+	if st.polls++; st.polls%pollEvery != 0 || st.env.Interrupt == nil || !st.env.Interrupt() {
+		return nil
+	}
+	return &ModelError{Err: &model.RuntimeError{Msg: "search interrupted (time limit or cancellation) among the successors of a state", Interrupted: true}}
+}
+
 // enabledEdge is an edge whose data guard holds in the current state.
 type enabledEdge struct {
 	proc, edge int32
@@ -57,8 +75,10 @@ type Stepper struct {
 	moveErr          error       // an error of the last enumeration of moves (broadcast)
 	odometer         []int32
 	// combos counts the broadcast moves enumerated, to poll the
-	// interrupt between them (broadcast)
+	// interrupt between them (broadcast); polls the successors computed
+	// (pollSuccessor)
 	combos uint64
+	polls  uint64
 
 	// scratch for post
 	invBuf   []invBound

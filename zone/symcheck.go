@@ -90,6 +90,9 @@ func canonSuccessors(st *Stepper, xp *extrapolator, sym *symmetry, locs, vars []
 	dz := dbm.New(z.Dim)
 	var perr error
 	err := st.Moves(locs, vars, z, func(m Move) bool {
+		if perr = st.pollSuccessor(); perr != nil {
+			return false
+		}
 		ok, err := st.Post(locs, vars, z, m, dl, dv, dz)
 		if err != nil {
 			perr = err

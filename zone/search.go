@@ -21,7 +21,8 @@ type Limits struct {
 
 // expired checks the limits that do not depend on the states: the timeout
 // (from start), the deadline, cancellation. Searches check them at the
-// first state expanded and then every 256.
+// first state expanded and then every 256, and poll them among the
+// successors of a state every pollEvery (Stepper.pollSuccessor).
 // Expired reports whether the time limit or the cancellation of l has
 // been reached at t for a search started at start.
 func (l Limits) Expired(t, start time.Time) bool {

@@ -318,6 +318,21 @@ func minimalWithin(z []byte, w uint8, m []dbm.Bound, n int) bool {
 	return true
 }
 
+// matrixSatisfies reports whether the closed zone m satisfies every
+// constraint of cs: with cs the minimal constraints of a closed zone Z,
+// whether m ⊆ Z (Z is the closure of cs and the clocks' x ≥ 0, which m
+// satisfies). It reads len(cs) entries of m where comparing the matrices
+// reads Dim².
+func matrixSatisfies(m dbm.DBM, cs []dbm.Constraint) bool {
+	n := m.Dim
+	for _, c := range cs {
+		if m.M[c.I*n+c.J] > c.B {
+			return false
+		}
+	}
+	return true
+}
+
 // minimalSatisfies reports whether the zone of the minimal constraint set
 // z (width w, dimension len(dist)) satisfies every constraint of cs: with
 // cs the minimal constraints of a closed zone Z, whether z's zone ⊆ Z

@@ -136,6 +136,13 @@ func (c *decodedCache) get(sz storedZone, n uint32, storeBytes uint64, scratch d
 		sz.load(scratch)
 		return scratch
 	}
+	return c.add(sz, n, storeBytes)
+}
+
+// add decodes sz, the zone of the node at index n, into a slot of the
+// cache (a new one, a dropped one, or the next in clock order that was not
+// used lately) and returns the slot's matrix.
+func (c *decodedCache) add(sz storedZone, n uint32, storeBytes uint64) dbm.DBM {
 	var i int
 	if k := len(c.free); k > 0 {
 		i = int(c.free[k-1])
@@ -161,6 +168,35 @@ func (c *decodedCache) get(sz storedZone, n uint32, storeBytes uint64, scratch d
 	sz.load(s.m)
 	c.index[n] = int32(i)
 	return s.m
+}
+
+// repeated returns the closed matrix of sz, the zone of the node at index
+// n, where the node was seen before: the cache's copy, or decoded into the
+// cache when the doorkeeper has its bit (a second test within a while).
+// The first time it only sets the bit and reports false: the caller then
+// decides on the stored constraints (minimalSatisfies), which costs less
+// than decoding a zone tested once. The inclusion eviction test is the
+// caller: where hundreds of zones share a discrete part, each stored zone
+// is tested against every new zone of its part (scalar-pools N = M = 3:
+// three quarters of the search in the Bellman–Ford of minimalSatisfies).
+func (c *decodedCache) repeated(sz storedZone, n uint32, storeBytes uint64) (dbm.DBM, bool) {
+	if i, ok := c.index[n]; ok {
+		s := &c.slots[i]
+		if !s.ref {
+			s.ref = true
+		}
+		return s.m, true
+	}
+	h := (n * 0x9e3779b1) >> 16 % uint32(len(c.seen)*64)
+	if w, b := h/64, uint64(1)<<(h%64); c.seen[w]&b == 0 {
+		if c.misses++; c.misses == len(c.seen)*16 {
+			clear(c.seen)
+			c.misses = 0
+		}
+		c.seen[w] |= b
+		return dbm.DBM{}, false
+	}
+	return c.add(sz, n, storeBytes), true
 }
 
 // drop forgets the node at index n, evicted from the passed list: its zone

@@ -263,11 +263,14 @@ func TestEvictionTestIsInclusion(t *testing.T) {
 		data, w, min := c.encode(a)
 		stored := storedZone{b: data, width: w, minimal: min}
 		p := newPassedList(dim, false, false)
-		haveCons := false
-		got := p.within(stored, b, &haveCons)
 		want := a.SubsetEq(b)
-		if got != want {
-			t.Fatalf("stored %v ⊆ %v: eviction test says %v, matrices %v", a, b, got, want)
+		// three tests of one stored node: on its constraints the first
+		// time, decoded into the cache the second, from the cache the third
+		for try := range 3 {
+			haveCons := false
+			if got := p.within(stored, 7, b, &haveCons, true); got != want {
+				t.Fatalf("stored %v ⊆ %v: eviction test %d says %v, matrices %v", a, b, try, got, want)
+			}
 		}
 		// and minimalSatisfies alone, without the maybeWithin filter
 		if got := minimalSatisfies(data, w, b.MinConstraints(nil), make([]dbm.Bound, dim)); got != want {

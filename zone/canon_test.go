@@ -10,42 +10,60 @@ import (
 	"github.com/tcheck/tcheck/model"
 )
 
+// symTestModel is a model with scalar sets for the tests of the symmetry's
+// operations (canon, fixedBySwap): processes with one scalar argument and
+// with two, arrays indexed by members, variables holding members, local
+// clocks.
+type symTestModel struct {
+	name, path string
+	set        map[string]int64
+}
+
+var symTestModels = []symTestModel{
+	{"fischer N=5", "../queries/testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 5}},
+	{"pools", "../queries/testdata/semantics/scalar-pools.yaml", nil},
+	{"select-chan", "../queries/testdata/semantics/scalar-select-chan.yaml", nil},
+	{"agreement-scalar n=3 f=1 (1,1,1)", "../agreement/agreement-scalar.yaml", map[string]int64{"n": 3, "f": 1, "c1": 1, "c2": 1, "d": 1}},
+}
+
+// testSymState is a reachable state of a symTestModel.
+type testSymState struct {
+	locs, vars []int32
+	z          dbm.DBM
+}
+
+// reachableSymStates loads m and returns its system, symmetry and its
+// first limit reachable states (breadth first, unreduced).
+func reachableSymStates(t *testing.T, m symTestModel, limit int) (*System, *symmetry, []testSymState) {
+	t.Helper()
+	_, net, err := model.Load(m.path, m.set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := NewSystem(net)
+	sym, why := newSymmetry(sys)
+	if sym == nil {
+		t.Fatal(why)
+	}
+	var states []testSymState
+	Search(sys, Options{Extrapolation: Extrapolation{Local: true}}, func(v *Visit) bool {
+		states = append(states, testSymState{slices.Clone(v.Locs), slices.Clone(v.Vars), v.Zone.Clone()})
+		return len(states) >= limit
+	})
+	return sys, sym, states
+}
+
 // TestCanonIsConstantOnOrbits proves what makes the reduction exact where
 // canon says it is (Hendriks et al., FORMATS 2003, Sect. 4: one canonical
 // representative per orbit): on reachable states of models with scalar
 // sets, a state and its images under random permutations of the sets get
 // the same representative, locations, variables, zone and key alike.
 func TestCanonIsConstantOnOrbits(t *testing.T) {
-	for _, tc := range []struct {
-		name, path string
-		set        map[string]int64
-	}{
-		{"fischer N=4", "../queries/testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 4}},
-		{"pools", "../queries/testdata/semantics/scalar-pools.yaml", nil},
-		{"select-chan", "../queries/testdata/semantics/scalar-select-chan.yaml", nil},
-		{"agreement-scalar n=3 f=1 (1,1,1)", "../agreement/agreement-scalar.yaml", map[string]int64{"n": 3, "f": 1, "c1": 1, "c2": 1, "d": 1}},
-	} {
+	for _, tc := range symTestModels {
 		t.Run(tc.name, func(t *testing.T) {
-			_, net, err := model.Load(tc.path, tc.set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sys := NewSystem(net)
-			sym, why := newSymmetry(sys)
-			if sym == nil {
-				t.Fatal(why)
-			}
-			type state struct {
-				locs, vars []int32
-				z          dbm.DBM
-			}
-			var states []state
-			Search(sys, Options{Extrapolation: Extrapolation{Local: true}}, func(v *Visit) bool {
-				states = append(states, state{slices.Clone(v.Locs), slices.Clone(v.Vars), v.Zone.Clone()})
-				return len(states) >= 3000
-			})
+			sys, sym, states := reachableSymStates(t, tc, 3000)
 			rng := rand.New(rand.NewPCG(7, uint64(len(tc.name))))
-			img := state{make([]int32, sys.NProcs), make([]int32, sys.NVars), dbm.New(sys.Dim)}
+			img := testSymState{make([]int32, sys.NProcs), make([]int32, sys.NVars), dbm.New(sys.Dim)}
 			ci := make([]int32, sys.Dim)
 			checked := 0
 			for n, st := range states {
@@ -54,7 +72,7 @@ func TestCanonIsConstantOnOrbits(t *testing.T) {
 					continue
 				}
 				checked++
-				want := state{slices.Clone(cl), slices.Clone(cv), cz.Clone()}
+				want := testSymState{slices.Clone(cl), slices.Clone(cv), cz.Clone()}
 				wantKey := string(key)
 				for range 4 {
 					pi := make(perm, len(sym.sizes))
@@ -91,35 +109,10 @@ func TestCanonIsConstantOnOrbits(t *testing.T) {
 // transposition of every set, fixed and not; and zoneFixedBy against
 // permuteZone under random permutations of the clocks.
 func TestFixedBySwapAgreesWithApply(t *testing.T) {
-	for _, tc := range []struct {
-		name, path string
-		set        map[string]int64
-	}{
-		{"fischer N=5", "../queries/testdata/semantics/scalar-fischer.yaml", map[string]int64{"N": 5}},
-		{"pools", "../queries/testdata/semantics/scalar-pools.yaml", nil},
-		{"select-chan", "../queries/testdata/semantics/scalar-select-chan.yaml", nil},
-		{"agreement-scalar n=3 f=1 (1,1,1)", "../agreement/agreement-scalar.yaml", map[string]int64{"n": 3, "f": 1, "c1": 1, "c2": 1, "d": 1}},
-	} {
+	for _, tc := range symTestModels {
 		t.Run(tc.name, func(t *testing.T) {
-			_, net, err := model.Load(tc.path, tc.set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sys := NewSystem(net)
-			sym, why := newSymmetry(sys)
-			if sym == nil {
-				t.Fatal(why)
-			}
-			type state struct {
-				locs, vars []int32
-				z          dbm.DBM
-			}
-			var states []state
-			Search(sys, Options{Extrapolation: Extrapolation{Local: true}}, func(v *Visit) bool {
-				states = append(states, state{slices.Clone(v.Locs), slices.Clone(v.Vars), v.Zone.Clone()})
-				return len(states) >= 2000
-			})
-			img := state{make([]int32, sys.NProcs), make([]int32, sys.NVars), dbm.New(sys.Dim)}
+			sys, sym, states := reachableSymStates(t, tc, 2000)
+			img := testSymState{make([]int32, sys.NProcs), make([]int32, sys.NVars), dbm.New(sys.Dim)}
 			ci := make([]int32, sys.Dim)
 			counts := map[string]int{}
 			for n, st := range states {

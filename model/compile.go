@@ -654,7 +654,7 @@ func (c *compiler) varDecl(sc *scope, d *syntax.VarDecl, own *owner) error {
 				for i, nm := range names {
 					c.net.Clocks = append(c.net.Clocks, Clock{Name: nm, Proc: proc, Dims: dims[i]})
 				}
-				if len(c.net.Clocks) > maxClocks {
+				if len(c.net.Clocks)-1 > maxClocks { // Clocks[0] is the reference clock
 					return c.errAt(dn.Pos, "too many clocks (at most %d)", maxClocks)
 				}
 			} else {

@@ -20,7 +20,7 @@ const (
 	maxProcesses  = 1 << 12
 	maxEdges      = 1 << 18 // compiled edges in total (after select expansion)
 	maxRangeEnum  = 1 << 16 // values a select, quantifier or free parameter may range over
-	maxClocks     = 1 << 12 // clocks (a DBM has (clocks+1)² entries)
+	maxClocks     = 4000    // clocks, the reference clock aside (a DBM has (clocks+1)² entries; a stored full matrix must fit the 64 MiB a node record can describe, which 4,095 with large constants did not)
 	maxWork       = 1 << 20 // quantifier bodies compiled for one model or formula
 	maxBoundCells = 1 << 24 // locations × clocks in the per-location bound arrays
 )

@@ -91,6 +91,38 @@ func TestRatPointHonoursFixedCoordinates(t *testing.T) {
 	}
 }
 
+// TestRatPointPollsStop: the closure of a grid's constraints (O(Dim³)
+// each grid) polls stop, so that a trace of a model with thousands of
+// clocks ends at the time limit instead of minutes past it. On a zone of
+// 300 clocks a stop that answers true from its second call ends the search
+// for a point within two polls (the first grid's closure polls every 64
+// pivots), and a stop that never does lets it find the point.
+func TestRatPointPollsStop(t *testing.T) {
+	d := dbm.New(301)
+	d.Init()
+	d.Up()
+	for x := 1; x < d.Dim; x++ {
+		if !d.ConstrainC(dbm.Constraint{I: x, J: 0, B: dbm.LT(int32(x))}) {
+			t.Fatal("empty")
+		}
+	}
+	calls := 0
+	if _, ok := ratPointUntil(d, nil, func() bool { calls++; return calls > 1 }); ok {
+		t.Fatal("found a point after stop said to stop")
+	}
+	if calls > 3 {
+		t.Errorf("stop was called %d times after it said to stop", calls)
+	}
+	never := 0
+	p, ok := ratPointUntil(d, nil, func() bool { never++; return false })
+	if !ok || !ratContains(d, p) {
+		t.Fatalf("no point without a stop: %v", ok)
+	}
+	if never < 4 {
+		t.Errorf("stop polled %d times over a closure of 301 clocks, want one per 64 pivots", never)
+	}
+}
+
 // TestConcretiseLongTraces checks exact concretisation on a long witness
 // with many clocks, strict bounds and a large constant (issue 18: the
 // earlier search for small denominators gave up on such traces and turned

@@ -966,7 +966,7 @@ func buildTraceTarget(sys *zone.System, from *State, moves []zone.Move, goal *mo
 // buildLasso is buildTraceTarget for a run whose last cycle moves form a
 // cycle (Trace.Cycle, 0: none), which the replay checks with it.
 func buildLasso(sys *zone.System, from *State, moves []zone.Move, cycle int, goal *model.Formula, refine func(dbm.DBM) bool, stop func() bool) (*Trace, error) {
-	t, entries, err := symbolicPath(sys, from, moves)
+	t, entries, err := symbolicPath(sys, from, moves, stop)
 	if err != nil {
 		return nil, err
 	}
@@ -1019,17 +1019,18 @@ var replayTrace = Replay
 // the move failing raises a model error, ending where its clock guard
 // holds (errorMoveGuard; failing nil: anywhere in that state's zone).
 func traceToError(sys *zone.System, opts Options, moves []zone.Move, failing zone.Move) (*Trace, error) {
-	return buildTraceTarget(sys, opts.From, moves, nil, errorMoveGuard(sys, opts.From, moves, failing), traceStop(opts))
+	stop := traceStop(opts)
+	return buildTraceTarget(sys, opts.From, moves, nil, errorMoveGuard(sys, opts.From, moves, failing, stop), stop)
 }
 
 // errorMoveGuard returns a refinement of the last zone of the path to the
 // valuations where the failing move's clock guard holds, so that the trace
 // to a model error ends where the failing move is taken.
-func errorMoveGuard(sys *zone.System, from *State, moves []zone.Move, failing zone.Move) func(dbm.DBM) bool {
+func errorMoveGuard(sys *zone.System, from *State, moves []zone.Move, failing zone.Move, stop func() bool) func(dbm.DBM) bool {
 	if failing == nil {
 		return nil
 	}
-	t, _, err := symbolicPath(sys, from, moves)
+	t, _, err := symbolicPath(sys, from, moves, stop)
 	if err != nil {
 		return nil
 	}

@@ -75,7 +75,7 @@ func lcm64(a, b int64) int64 {
 func repeatsWithTime(sys *zone.System, from *State, prefix, w, exit []zone.Move, stop func() bool) *Trace {
 	path := make([]zone.Move, 0, len(prefix)+2*len(w)+len(exit))
 	path = append(append(append(append(path, prefix...), w...), w...), exit...)
-	t, entries, err := symbolicPath(sys, from, path)
+	t, entries, err := symbolicPath(sys, from, path, stop)
 	if err != nil {
 		return nil
 	}

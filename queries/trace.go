@@ -47,7 +47,7 @@ var ErrNotConcretisable = errors.New("internal error: the symbolic trace has no 
 // symbolicPath recomputes the exact (non-extrapolated) zones along moves from
 // the initial state (from, when not nil): entry zones (before delay) and
 // delayed zones.
-func symbolicPath(sys *zone.System, from *State, moves []zone.Move) (t *Trace, entries []dbm.DBM, err error) {
+func symbolicPath(sys *zone.System, from *State, moves []zone.Move, stop func() bool) (t *Trace, entries []dbm.DBM, err error) {
 	st := zone.NewStepper(sys)
 	t = &Trace{Start: from}
 	locs := make([]int32, sys.NProcs)
@@ -72,6 +72,12 @@ func symbolicPath(sys *zone.System, from *State, moves []zone.Move) (t *Trace, e
 	t.Zones = append(t.Zones, z)
 	entries = append(entries, e0)
 	for _, m := range moves {
+		// each step keeps two matrices: a long path of a model with many
+		// clocks takes seconds and gigabytes (1,500 steps of 1,500
+		// clocks: 18 MB a step), so the trace's time limit is polled
+		if stop != nil && stop() {
+			return nil, nil, ErrTraceTime
+		}
 		dl := make([]int32, sys.NProcs)
 		dv := make([]int32, sys.NVars)
 		dz := dbm.New(sys.Dim)

@@ -85,6 +85,9 @@ load, or a model runtime error).`,
 			}
 			ctx, stop := testSignals(cmdContext(cmd))
 			defer stop()
+			// after the first Ctrl-C (or SIGTERM), which cancels ctx, a
+			// second terminates the process at once (the default action)
+			go func() { <-ctx.Done(); stop() }()
 			start := time.Now()
 			ro := regress.ReportOptions{Verbose: verbose}
 			results := regress.Check(ctx, files, o, func(r *regress.FileResult) {

@@ -446,7 +446,9 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 			}
 			// Ctrl-C (or SIGTERM) stops the running exploration: the
 			// queries answered so far are printed, the others are unknown
-			// (interrupted), and the exit code is 130.
+			// (interrupted), and the exit code is 130. A second one
+			// terminates the process at once (the signals' default
+			// action), should the first not be acted on soon.
 			cancel := make(chan struct{})
 			opts.Limits.Cancel = cancel
 			sigs, stopSignals := verifySignals()
@@ -456,6 +458,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 				if _, ok := <-sigs; ok {
 					interrupted.Store(true)
 					close(cancel)
+					stopSignals()
 				}
 			}()
 			sys := zone.NewSystem(m.net)

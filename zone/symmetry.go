@@ -837,25 +837,31 @@ func (s *symmetry) buildTouch() {
 			s.touch[a.Set-1][a.Value].procs = append(s.touch[a.Set-1][a.Value].procs, int32(p))
 		}
 	}
-	owned := func(sl *symSlot, k int, i int32) bool {
-		for _, d := range sl.dims {
-			if d.Set-1 == k && d.Index == i {
-				return true
-			}
+	// one pass over the slots: each goes to the lists of the members it
+	// is indexed by and of those its process has as arguments (a slot
+	// indexed twice by one member is listed once: slots come in order)
+	add := func(lists func(t *swapTouch) *[]int32, k int, i, slot int32) {
+		l := lists(&s.touch[k][i])
+		if n := len(*l); n == 0 || (*l)[n-1] != slot {
+			*l = append(*l, slot)
 		}
-		return sl.proc >= 0 && slices.ContainsFunc(s.procArgs[sl.proc], func(a model.ScalarArg) bool { return a.Set-1 == k && a.Value == i })
 	}
-	for k, n := range s.sizes {
-		for i := range int32(n) {
-			t := &s.touch[k][i]
-			for v := range s.vars {
-				if owned(&s.vars[v], k, i) {
-					t.vars = append(t.vars, int32(v))
-				}
+	for _, kind := range []struct {
+		slots []symSlot
+		from  int
+		lists func(t *swapTouch) *[]int32
+	}{
+		{s.vars, 0, func(t *swapTouch) *[]int32 { return &t.vars }},
+		{s.clocks, 1, func(t *swapTouch) *[]int32 { return &t.clocks }},
+	} {
+		for x := kind.from; x < len(kind.slots); x++ {
+			sl := &kind.slots[x]
+			for _, d := range sl.dims {
+				add(kind.lists, d.Set-1, d.Index, int32(x))
 			}
-			for c := 1; c < len(s.clocks); c++ {
-				if owned(&s.clocks[c], k, i) {
-					t.clocks = append(t.clocks, int32(c))
+			if sl.proc >= 0 {
+				for _, a := range s.procArgs[sl.proc] {
+					add(kind.lists, a.Set-1, a.Value, int32(x))
 				}
 			}
 		}

@@ -82,7 +82,7 @@ var stepByStep = true
 func concretiseBackward(sys *zone.System, t *Trace, entries []dbm.DBM, target dbm.DBM, stop func() bool) error {
 	st := zone.NewStepper(sys)
 	n := len(t.Moves)
-	w, ok := ratPointUntil(target, nil, stop)
+	w, ok := ratPoint(target, nil, stop)
 	if stop != nil && stop() {
 		return ErrTraceTime
 	}
@@ -186,7 +186,7 @@ func concretiseBackward(sys *zone.System, t *Trace, entries []dbm.DBM, target db
 		for _, r := range resets {
 			fixed[r.Clock] = nil
 		}
-		u, ok := ratPointUntil(a, fixed, stop)
+		u, ok := ratPoint(a, fixed, stop)
 		if !ok {
 			if stop != nil && stop() {
 				return ErrTraceTime
@@ -324,17 +324,14 @@ func ratOf(b dbm.Bound) *big.Rat { return big.NewRat(int64(b.Const()), 1) }
 // the grid of multiples of 1/q for q = L, 2L, ..., 8L, where L is the
 // common denominator of the fixed values (gridPoint), and only then takes
 // the simplest rational of each interval.
-func ratPoint(d dbm.DBM, fixed []*big.Rat) ([]*big.Rat, bool) {
-	return ratPointUntil(d, fixed, nil)
-}
-
-// ratPointUntil is ratPoint polling stop (nil: never) while it closes the
-// grid's constraints, O(Dim³) per grid tried: with thousands of clocks one
-// closure takes seconds, and the trace builder polls its time limit
-// between steps only (a one-step witness of 4,000 clocks ran 237 s with
-// --timeout 60s). It reports false when stop said so; the caller asks
-// stop again to tell that from a zone without the point.
-func ratPointUntil(d dbm.DBM, fixed []*big.Rat, stop func() bool) ([]*big.Rat, bool) {
+//
+// stop (nil: never) is polled while a grid's constraints are closed,
+// O(Dim³) per grid tried: with thousands of clocks one closure takes
+// seconds, and the trace builder polls its time limit between steps only
+// (a one-step witness of 4,000 clocks ran 237 s with --timeout 60s). It
+// reports false when stop said so; the caller asks stop again to tell
+// that from a zone without the point.
+func ratPoint(d dbm.DBM, fixed []*big.Rat, stop func() bool) ([]*big.Rat, bool) {
 	l := denominatorLCM(fixed)
 	// Finer grids by powers of two: a feasible system holds a point on
 	// the grid 1/(L·m) for every m ≥ d.Dim (a strict bound c becomes

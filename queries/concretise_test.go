@@ -78,15 +78,15 @@ func TestRatPointHonoursFixedCoordinates(t *testing.T) {
 			t.Fatal("empty")
 		}
 	}
-	p, ok := ratPoint(d, nil)
+	p, ok := ratPoint(d, nil, nil)
 	if !ok || !ratContains(d, p) {
 		t.Fatalf("no point: %v", p)
 	}
-	p, ok = ratPoint(d, []*big.Rat{nil, nil, rat("3/4")})
+	p, ok = ratPoint(d, []*big.Rat{nil, nil, rat("3/4")}, nil)
 	if !ok || p[2].Cmp(rat("3/4")) != 0 || p[1].Cmp(rat("3/4")) <= 0 || p[1].Cmp(rat("1")) >= 0 {
 		t.Fatalf("with y = 3/4: got %v (%v)", p, ok)
 	}
-	if _, ok := ratPoint(d, []*big.Rat{nil, rat("1/2"), rat("1/2")}); ok {
+	if _, ok := ratPoint(d, []*big.Rat{nil, rat("1/2"), rat("1/2")}, nil); ok {
 		t.Fatal("accepted y = x")
 	}
 }
@@ -107,14 +107,14 @@ func TestRatPointPollsStop(t *testing.T) {
 		}
 	}
 	calls := 0
-	if _, ok := ratPointUntil(d, nil, func() bool { calls++; return calls > 1 }); ok {
+	if _, ok := ratPoint(d, nil, func() bool { calls++; return calls > 1 }); ok {
 		t.Fatal("found a point after stop said to stop")
 	}
 	if calls > 3 {
 		t.Errorf("stop was called %d times after it said to stop", calls)
 	}
 	never := 0
-	p, ok := ratPointUntil(d, nil, func() bool { never++; return false })
+	p, ok := ratPoint(d, nil, func() bool { never++; return false })
 	if !ok || !ratContains(d, p) {
 		t.Fatalf("no point without a stop: %v", ok)
 	}
@@ -198,7 +198,7 @@ func TestRatPointChainStaysDyadic(t *testing.T) {
 			t.Fatal("empty")
 		}
 	}
-	p, ok := ratPoint(d, nil)
+	p, ok := ratPoint(d, nil, nil)
 	if !ok || !ratContains(d, p) {
 		t.Fatalf("no point: %v", p)
 	}

@@ -165,6 +165,19 @@ func TestFixedBySwapAgreesWithApply(t *testing.T) {
 	}
 }
 
+// zoneFixedBy reports whether moving each clock c of z to ci[c]
+// (permuteZone) leaves z as it is, by zoneFixedByMoved on each moved clock
+// alone: the general form, with which the tests check zoneFixedByMoved on
+// any permutation of the clocks.
+func zoneFixedBy(z dbm.DBM, ci []int32) bool {
+	for a := 1; a < z.Dim; a++ {
+		if int(ci[a]) != a && !zoneFixedByMoved(z, ci, []int32{int32(a)}) {
+			return false
+		}
+	}
+	return true
+}
+
 // TestFactorialSaturates: n! is exact up to 20 and math.MaxInt from 21
 // on, where it would wrap around (queries/testdata/symmetry/
 // large-scalar-set.yaml panicked on the wrapped product).

@@ -117,26 +117,11 @@ func (c *decodedCache) mayGrow(storeBytes uint64) bool {
 // get. storeBytes is the memory of the nodes stored, which bounds the
 // cache's growth.
 func (c *decodedCache) get(sz storedZone, n uint32, storeBytes uint64, scratch dbm.DBM) dbm.DBM {
-	if i, ok := c.index[n]; ok {
-		// written only when it changes: in a parallel search another
-		// core may read the slot's line
-		s := &c.slots[i]
-		if !s.ref {
-			s.ref = true
-		}
-		return s.m
+	if m, ok := c.repeated(sz, n, storeBytes); ok {
+		return m
 	}
-	if c.misses++; c.misses == len(c.seen)*16 {
-		clear(c.seen)
-		c.misses = 0
-	}
-	h := (n * 0x9e3779b1) >> 16 % uint32(len(c.seen)*64)
-	if w, b := h/64, uint64(1)<<(h%64); c.seen[w]&b == 0 {
-		c.seen[w] |= b
-		sz.load(scratch)
-		return scratch
-	}
-	return c.add(sz, n, storeBytes)
+	sz.load(scratch)
+	return scratch
 }
 
 // add decodes sz, the zone of the node at index n, into a slot of the
@@ -173,26 +158,29 @@ func (c *decodedCache) add(sz storedZone, n uint32, storeBytes uint64) dbm.DBM {
 // repeated returns the closed matrix of sz, the zone of the node at index
 // n, where the node was seen before: the cache's copy, or decoded into the
 // cache when the doorkeeper has its bit (a second test within a while).
-// The first time it only sets the bit and reports false: the caller then
+// The first time it only sets the bit and reports false: get then decodes
+// into its scratch, and the inclusion eviction test, its other caller,
 // decides on the stored constraints (minimalSatisfies), which costs less
-// than decoding a zone tested once. The inclusion eviction test is the
-// caller: where hundreds of zones share a discrete part, each stored zone
-// is tested against every new zone of its part (scalar-pools N = M = 3:
-// three quarters of the search in the Bellman–Ford of minimalSatisfies).
+// than decoding a zone tested once. Where hundreds of zones share a
+// discrete part, each stored zone is tested against every new zone of its
+// part (scalar-pools N = M = 3: three quarters of the search was the
+// Bellman–Ford of minimalSatisfies).
 func (c *decodedCache) repeated(sz storedZone, n uint32, storeBytes uint64) (dbm.DBM, bool) {
 	if i, ok := c.index[n]; ok {
+		// written only when it changes: in a parallel search another
+		// core may read the slot's line
 		s := &c.slots[i]
 		if !s.ref {
 			s.ref = true
 		}
 		return s.m, true
 	}
+	if c.misses++; c.misses == len(c.seen)*16 {
+		clear(c.seen)
+		c.misses = 0
+	}
 	h := (n * 0x9e3779b1) >> 16 % uint32(len(c.seen)*64)
 	if w, b := h/64, uint64(1)<<(h%64); c.seen[w]&b == 0 {
-		if c.misses++; c.misses == len(c.seen)*16 {
-			clear(c.seen)
-			c.misses = 0
-		}
 		c.seen[w] |= b
 		return dbm.DBM{}, false
 	}

@@ -895,31 +895,34 @@ func (s *symmetry) fixedBySwap(k int, a, b int32, locs, vars []int32, z dbm.DBM,
 	}
 	pi := s.swap
 	pi[k][a], pi[k][b] = b, a
-	defer func() { pi[k][a], pi[k][b] = a, b }()
 	ta, tb := &s.touch[k][a], &s.touch[k][b]
-	// processes: the image of p holds p's location; the images go into
-	// swapProcs for the local slots below, and are reset on return
+	// the images of the moved processes, for the local slots below (a
+	// slot of a's list may belong to one of b's processes: seen[a] of
+	// P(b)); pi and swapProcs are the identity again on return
 	for _, t := range [2]*swapTouch{ta, tb} {
 		for _, p := range t.procs {
 			s.swapProcs[p] = int32(s.procImage(pi, int(p)))
 		}
 	}
 	defer func() {
+		pi[k][a], pi[k][b] = a, b
 		for _, t := range [2]*swapTouch{ta, tb} {
 			for _, p := range t.procs {
 				s.swapProcs[p] = p
 			}
 		}
 	}()
-	for _, t := range [2]*swapTouch{ta, tb} {
-		for _, p := range t.procs {
-			if locs[s.swapProcs[p]] != locs[p] {
-				return false
-			}
+	// The transposition is an involution that maps what a's list holds
+	// onto b's list: the condition on an item of b's list (its image holds
+	// its location, value or bounds) is that on its image in a's, read the
+	// other way, so a's list alone is checked.
+	for _, p := range ta.procs {
+		if locs[s.swapProcs[p]] != locs[p] {
+			return false
 		}
 	}
-	// variables: the image w of slot v holds v's value, renamed if it is
-	// of set k; a variable of set k that does not move must not hold a or b
+	// variables: the image of slot v holds v's value, renamed if it is of
+	// set k; a variable of set k that does not move must not hold a or b
 	value := func(v int32) int32 {
 		x := vars[v]
 		if sc := s.vars[v].scalar; sc != 0 {
@@ -927,11 +930,9 @@ func (s *symmetry) fixedBySwap(k int, a, b int32, locs, vars []int32, z dbm.DBM,
 		}
 		return x
 	}
-	for _, t := range [2]*swapTouch{ta, tb} {
-		for _, v := range t.vars {
-			if vars[s.slotImage(pi, &s.vars[v], s.varBase, s.swapProcs)] != value(v) {
-				return false
-			}
+	for _, v := range ta.vars {
+		if vars[s.slotImage(pi, &s.vars[v], s.varBase, s.swapProcs)] != value(v) {
+			return false
 		}
 	}
 	for _, v := range s.setVars[k] {
@@ -948,9 +949,6 @@ func (s *symmetry) fixedBySwap(k int, a, b int32, locs, vars []int32, z dbm.DBM,
 			ci[c] = s.slotImage(pi, &s.clocks[c], s.clkBase, s.swapProcs)
 		}
 	}
-	// the transposition is an involution that maps a's clocks onto b's:
-	// the conditions on the rows and columns of b's clocks are those on
-	// a's, read the other way
 	fixed := zoneFixedByMoved(z, ci, ta.clocks)
 	for _, t := range [2]*swapTouch{ta, tb} {
 		for _, c := range t.clocks {
@@ -960,21 +958,10 @@ func (s *symmetry) fixedBySwap(k int, a, b int32, locs, vars []int32, z dbm.DBM,
 	return fixed
 }
 
-// zoneFixedBy reports whether moving each clock c of z to ci[c]
-// (permuteZone) leaves z as it is. Only the rows and columns of the
-// clocks ci moves are compared (zoneFixedByMoved).
-func zoneFixedBy(z dbm.DBM, ci []int32) bool {
-	for a := 1; a < z.Dim; a++ {
-		if int(ci[a]) != a && !zoneFixedByMoved(z, ci, []int32{int32(a)}) {
-			return false
-		}
-	}
-	return true
-}
-
-// zoneFixedByMoved is zoneFixedBy on the rows and columns of the clocks
-// in moved: every clock that ci moves must be in it or be the image of
-// one in it under ci, an involution (fixedBySwap).
+// zoneFixedByMoved reports whether moving each clock c of z to ci[c]
+// (permuteZone) leaves z as it is, comparing only the rows and columns of
+// the clocks in moved: every clock that ci moves must be in it or be the
+// image of one in it under ci, an involution (fixedBySwap).
 func zoneFixedByMoved(z dbm.DBM, ci []int32, moved []int32) bool {
 	n := z.Dim
 	for _, a := range moved {

@@ -3,6 +3,7 @@ package queries
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -352,6 +353,13 @@ func stopwatchRefusal(sys *zone.System, q *Query) string {
 // its trace does not confirm (errors.Is(r.TraceErr, ErrDisputed)).
 var ErrDisputed = errors.New("the engine and the replay disagree")
 
+// traceLimitReasons are the limits that can end a trace's building, each
+// a search's reason for an Unknown verdict.
+var traceLimitReasons = []struct {
+	err    error
+	reason zone.StopReason
+}{{ErrTraceTime, zone.LimitTime}, {ErrTraceMemory, zone.LimitMemory}, {ErrTraceCanceled, zone.Canceled}}
+
 // confirmTraces makes replay a gate on verdicts: a verdict that comes with
 // a witness or counterexample (E<> satisfied, A[] violated, a sup/inf value
 // with its run, E[]/A<>/--> with a lasso) stands only if that trace was
@@ -363,9 +371,11 @@ func confirmTraces(r *Result) {
 	if r.TraceErr == nil || r.Verdict == Error || r.Verdict == Unknown {
 		return
 	}
-	if errors.Is(r.TraceErr, ErrTraceTime) {
-		r.Verdict, r.Reason, r.Trace = Unknown, zone.LimitTime, nil
-		return
+	for _, limit := range traceLimitReasons {
+		if errors.Is(r.TraceErr, limit.err) {
+			r.Verdict, r.Reason, r.Trace = Unknown, limit.reason, nil
+			return
+		}
 	}
 	r.Disputed = r.Verdict
 	r.Verdict = Error
@@ -838,7 +848,9 @@ func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.
 				r.Verdict = Violated
 			}
 			if wantTrace {
-				r.Trace, r.TraceErr = buildTrace(sys, opts.From, m.found.moves, m.goal, traceStop(opts))
+				r.Trace, r.TraceErr = withinTraceLimits(opts, func(stop func() bool) (*Trace, error) {
+					return buildTrace(sys, opts.From, m.found.moves, m.goal, stop)
+				})
 			}
 		case res.Reason == zone.Failed:
 			r.Verdict, r.Err = Error, res.Err
@@ -936,25 +948,100 @@ func oneDeadline(l zone.Limits, now func() time.Time) zone.Limits {
 }
 
 // ErrTraceTime is the TraceErr of a verdict whose trace was not built
-// within the time limit (traceStop): the verdict is then Unknown, not an
-// error, since nothing disputes it.
+// within the time limit (traceLimit): the verdict is then Unknown, not an
+// error, since nothing disputes it. The builders return it whenever their
+// stop says to stop; traceLimit.explain turns it into ErrTraceMemory or
+// ErrTraceCanceled when that limit was the one reached.
 var ErrTraceTime = errors.New("the time limit was reached while its trace was built (a longer --timeout gives it)")
 
-// traceStop bounds the building of one trace as one search is bounded:
+// ErrTraceMemory is the TraceErr of a verdict whose trace would have taken
+// the heap past Limits.MaxMemory: the verdict is then Unknown. The exact
+// zones along a path take two full matrices a step (symbolicPath), which
+// for a long run of a model with many clocks is far more than the search
+// stored (1,500 steps of 1,500 clocks: 27 GB).
+var ErrTraceMemory = errors.New("the memory limit was reached while its trace was built (a larger --max-memory gives it)")
+
+// ErrTraceCanceled is the TraceErr of a verdict whose trace was being
+// built when Limits.Cancel was closed: the verdict is then Unknown.
+var ErrTraceCanceled = errors.New("interrupted while its trace was built")
+
+// traceLimit bounds the building of one trace as one search is bounded:
 // Limits.Timeout from the start of the building, the Deadline,
-// cancellation (nil when there is no limit). A witness of half a million
-// steps takes seconds to concretise in exact rationals.
-func traceStop(opts Options) func() bool {
+// cancellation and Limits.MaxMemory. A witness of half a million steps
+// takes seconds to concretise in exact rationals, and one of many clocks
+// gigabytes. A nil *traceLimit bounds nothing.
+type traceLimit struct {
+	limits zone.Limits
+	now    func() time.Time
+	start  time.Time
+	reason zone.StopReason // the limit reached, once stop said so
+}
+
+// traceHeap measures the heap for Limits.MaxMemory; tests replace it.
+var traceHeap = zone.HeapBytes
+
+// newTraceLimit starts the bounds of one trace's building (nil when
+// opts sets none).
+func newTraceLimit(opts Options) *traceLimit {
 	l := opts.Limits
-	if l.Timeout == 0 && l.Deadline.IsZero() && l.Cancel == nil {
+	if l.Timeout == 0 && l.Deadline.IsZero() && l.Cancel == nil && l.MaxMemory == 0 {
 		return nil
 	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
-	start := now()
-	return func() bool { return l.Expired(now(), start) }
+	return &traceLimit{limits: l, now: now, start: now()}
+}
+
+// stopFunc is the stop that the builders poll (nil: never stop).
+func (t *traceLimit) stopFunc() func() bool {
+	if t == nil {
+		return nil
+	}
+	return t.stop
+}
+
+// stop reports whether a limit is reached, and remembers which. The heap
+// is measured as the searches measure it, garbage included; above the
+// limit it is collected once before the building gives up, so that what
+// an earlier search left unreachable does not end a trace that fits.
+func (t *traceLimit) stop() bool {
+	if reason, hit := t.limits.ExpiredReason(t.now(), t.start); hit {
+		t.reason = reason
+		return true
+	}
+	if m := t.limits.MaxMemory; m > 0 && traceHeap() >= m {
+		runtime.GC()
+		if traceHeap() >= m {
+			t.reason = zone.LimitMemory
+			return true
+		}
+	}
+	return false
+}
+
+// explain names the limit behind a builder's ErrTraceTime: the builders
+// return that error whatever stop stopped them for.
+func (t *traceLimit) explain(err error) error {
+	if t == nil || !errors.Is(err, ErrTraceTime) {
+		return err
+	}
+	switch t.reason {
+	case zone.LimitMemory:
+		return ErrTraceMemory
+	case zone.Canceled:
+		return ErrTraceCanceled
+	}
+	return err
+}
+
+// withinTraceLimits builds a trace with build under the bounds of opts
+// (traceLimit), its error naming the limit that ended it.
+func withinTraceLimits(opts Options, build func(stop func() bool) (*Trace, error)) (*Trace, error) {
+	l := newTraceLimit(opts)
+	t, err := build(l.stopFunc())
+	return t, l.explain(err)
 }
 
 // buildTraceTarget is buildTrace with an optional refinement of the target
@@ -1019,8 +1106,9 @@ var replayTrace = Replay
 // the move failing raises a model error, ending where its clock guard
 // holds (errorMoveGuard; failing nil: anywhere in that state's zone).
 func traceToError(sys *zone.System, opts Options, moves []zone.Move, failing zone.Move) (*Trace, error) {
-	stop := traceStop(opts)
-	return buildTraceTarget(sys, opts.From, moves, nil, errorMoveGuard(sys, opts.From, moves, failing, stop), stop)
+	return withinTraceLimits(opts, func(stop func() bool) (*Trace, error) {
+		return buildTraceTarget(sys, opts.From, moves, nil, errorMoveGuard(sys, opts.From, moves, failing, stop), stop)
+	})
 }
 
 // errorMoveGuard returns a refinement of the last zone of the path to the

@@ -367,7 +367,9 @@ func checkLiveness(sys *zone.System, q *Query, opts Options, live *liveGraph) *R
 			r.TraceErr = err
 			return r
 		}
-		r.Trace, r.TraceErr = buildLasso(sys, opts.From, moves, cycle, goal, nil, traceStop(opts))
+		r.Trace, r.TraceErr = withinTraceLimits(opts, func(stop func() bool) (*Trace, error) {
+			return buildLasso(sys, opts.From, moves, cycle, goal, nil, stop)
+		})
 		if r.Trace != nil {
 			switch {
 			case w.cycle > 0:

@@ -354,7 +354,9 @@ func (s *supState) finish(sys *zone.System, r *Result, opts Options, approx bool
 		if err != nil {
 			r.TraceErr = err
 		} else {
-			r.Trace, r.TraceErr = buildTraceTarget(sys, opts.From, moves, s.cond, a.refiner(r.Values[i]), traceStop(opts))
+			r.Trace, r.TraceErr = withinTraceLimits(opts, func(stop func() bool) (*Trace, error) {
+				return buildTraceTarget(sys, opts.From, moves, s.cond, a.refiner(r.Values[i]), stop)
+			})
 		}
 		if t := r.Trace; t != nil && r.Values[i].Inf && t.Cycle == 0 {
 			switch {

@@ -87,7 +87,7 @@ func growsForever(sys *zone.System, cond *model.Formula, x int, opts Options, ma
 	var moveEnd []int
 	// the search's deadline holds here too: the graph may have as many
 	// nodes as the exploration stored (a counter's 20,000 states)
-	stop := traceStop(opts)
+	stop := newTraceLimit(opts).stopFunc()
 	for i := range g.Len() {
 		if stop != nil && i&255 == 0 && stop() {
 			return false

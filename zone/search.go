@@ -31,6 +31,11 @@ func (l Limits) Expired(t, start time.Time) bool {
 	return hit
 }
 
+// ExpiredReason is Expired with the limit reached: LimitTime or Canceled.
+func (l Limits) ExpiredReason(t, start time.Time) (StopReason, bool) {
+	return l.expired(t, start)
+}
+
 func (l Limits) expired(t, start time.Time) (StopReason, bool) {
 	if l.Timeout > 0 && t.Sub(start) >= l.Timeout || !l.Deadline.IsZero() && !t.Before(l.Deadline) {
 		return LimitTime, true
@@ -388,7 +393,7 @@ type memSampler struct {
 // runtime's own live-heap figure will not do: an automatic collection
 // during a search counts that search's passed list as live.)
 func newMemSampler() *memSampler {
-	m := &memSampler{s: []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}}
+	m := &memSampler{s: []metrics.Sample{{Name: heapObjects}}}
 	if metrics.Read(m.s); m.s[0].Value.Kind() != metrics.KindUint64 || m.s[0].Value.Uint64() > gcBase.Load()+gcBeforeSearch {
 		runtime.GC()
 		if metrics.Read(m.s); m.s[0].Value.Kind() == metrics.KindUint64 {
@@ -398,6 +403,18 @@ func newMemSampler() *memSampler {
 	m.sample()
 	return m
 }
+
+// HeapBytes is the heap's size as the searches hold it to Limits.MaxMemory:
+// the bytes of its objects, garbage not yet collected included.
+func HeapBytes() uint64 {
+	s := []metrics.Sample{{Name: heapObjects}}
+	if metrics.Read(s); s[0].Value.Kind() == metrics.KindUint64 {
+		return s[0].Value.Uint64()
+	}
+	return 0
+}
+
+const heapObjects = "/memory/classes/heap/objects:bytes"
 
 // gcBase is the heap's objects after newMemSampler's last collection.
 var gcBase atomic.Uint64

@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -666,14 +665,12 @@ func loadWithin(limit uint64, load func() (*loadedModel, error)) (*loadedModel, 
 	}()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	for {
 		select {
 		case r := <-done:
 			return r.m, r.err
 		case <-tick.C:
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > limit {
+			if zone.HeapBytes() > limit {
 				return nil, fmt.Errorf("memory limit %s reached while loading the model", model.FormatBytes(int64(limit)))
 			}
 		}

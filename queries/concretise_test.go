@@ -93,18 +93,27 @@ func TestRatPointHonoursFixedCoordinates(t *testing.T) {
 
 // TestRatPointPollsStop: the closure of a grid's constraints (O(Dim³)
 // each grid) polls stop, so that a trace of a model with thousands of
-// clocks ends at the time limit instead of minutes past it. On a zone of
-// 300 clocks a stop that answers true from its second call ends the search
-// for a point within two polls (the first grid's closure polls every 64
-// pivots), and a stop that never does lets it find the point.
+// clocks ends at the time limit instead of minutes past it. The zone of
+// 300 clocks 0 < x1 < x2 < … < x300 < 1 has no point on a grid coarser
+// than 1/301, so each of those grids is closed (the choice on the
+// constraints as they are fails). A stop that answers true from its second
+// call ends the search for a point within two polls (the closure polls
+// every 64 pivots), and a stop that never does lets it find the point.
 func TestRatPointPollsStop(t *testing.T) {
 	d := dbm.New(301)
 	d.Init()
 	d.Up()
 	for x := 1; x < d.Dim; x++ {
-		if !d.ConstrainC(dbm.Constraint{I: x, J: 0, B: dbm.LT(int32(x))}) {
+		c := dbm.Constraint{I: x, J: x + 1, B: dbm.LT(0)}
+		if x == d.Dim-1 {
+			c = dbm.Constraint{I: x, J: 0, B: dbm.LT(1)}
+		}
+		if !d.ConstrainC(c) {
 			t.Fatal("empty")
 		}
+	}
+	if !d.ConstrainC(dbm.Constraint{I: 0, J: 1, B: dbm.LT(0)}) {
+		t.Fatal("empty")
 	}
 	calls := 0
 	if _, ok := ratPoint(d, nil, func() bool { calls++; return calls > 1 }); ok {
@@ -539,4 +548,77 @@ func checkTimeSystem(t *testing.T, s *timeSystem, n int, m int64) bool {
 		}
 	}
 	return true
+}
+
+// TestGridPointWithoutClosureChoosesAsWithIt: gridPoint first chooses the
+// coordinates on the grid's constraints as they are and closes them only
+// when that choice fails; on random zones, with fixed coordinates taken
+// from a point of the zone or at random (some of which no point extends),
+// it finds a point exactly when closing first does, and the same point, so
+// that traces do not change with the shortcut.
+func TestGridPointWithoutClosureChoosesAsWithIt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	found, none := 0, 0
+	for range 20000 {
+		n := 2 + rng.IntN(5)
+		d := dbm.New(n)
+		d.Init()
+		d.Up()
+		empty := false
+		for range rng.IntN(8) {
+			i, j := rng.IntN(n), rng.IntN(n)
+			if i == j {
+				continue
+			}
+			b := dbm.LE(int32(rng.IntN(7) - 2))
+			if rng.IntN(2) == 0 {
+				b = dbm.LT(b.Const())
+			}
+			if empty = !d.ConstrainC(dbm.Constraint{I: i, J: j, B: b}); empty {
+				break
+			}
+		}
+		if empty {
+			continue
+		}
+		p, ok := ratPoint(d, nil, nil)
+		if !ok {
+			t.Fatalf("no point of the non-empty zone %v", d)
+		}
+		fixed := make([]*big.Rat, n)
+		for x := 1; x < n; x++ {
+			switch rng.IntN(3) {
+			case 0:
+				fixed[x] = p[x]
+			case 1:
+				fixed[x] = big.NewRat(int64(rng.IntN(9)), int64(1+rng.IntN(2)))
+			}
+		}
+		l := denominatorLCM(fixed).Int64()
+		for _, m := range []int64{1, 2, 4, 8} {
+			a, okA := gridPoint(d, fixed, l*m, nil)
+			gridCloseFirst = true
+			b, okB := gridPoint(d, fixed, l*m, nil)
+			gridCloseFirst = false
+			if okA != okB {
+				t.Fatalf("zone %v, fixed %v, q = %d: a point %v without closing first, %v closing first", d, fixed, l*m, okA, okB)
+			}
+			if !okA {
+				none++
+				continue
+			}
+			found++
+			if !ratContains(d, a) {
+				t.Fatalf("zone %v, q = %d: %v is not in the zone", d, l*m, a)
+			}
+			for x := range a {
+				if a[x].Cmp(b[x]) != 0 || fixed[x] != nil && a[x].Cmp(fixed[x]) != 0 {
+					t.Fatalf("zone %v, fixed %v, q = %d: %v without closing first, %v closing first", d, fixed, l*m, a, b)
+				}
+			}
+		}
+	}
+	if found < 1000 || none < 1000 {
+		t.Errorf("%d grids with a point and %d without: the zones no longer cover both", found, none)
+	}
 }

@@ -275,6 +275,10 @@ func (s *nodeStore) alloc(n int) (uint32, []byte) {
 			return w, s.bytes(w, n)
 		}
 	}
+	if size > 1<<s.slab.layout.last {
+		// no segment would ever be long enough (fitSegments, newNodeStore)
+		panic(fmt.Sprintf("zone: an entry of %d bytes is longer than the slab's segments", n))
+	}
 	k, off := s.slab.layout.locate(s.free)
 	for off+size > s.slab.layout.size(k) {
 		// the rest of this segment is too short: start the next one,
@@ -325,12 +329,27 @@ func (s *nodeStore) addKey(key []byte) uint32 {
 			panic("zone: discrete part too long")
 		}
 		s.keyLen = len(key)
+		s.fitSegments(len(key))
 	} else if len(key) != s.keyLen {
 		panic(fmt.Sprintf("zone: a discrete part of %d bytes in a store of %d-byte ones", len(key), s.keyLen))
 	}
 	w, b := s.alloc(len(key))
 	copy(b, key)
 	return w
+}
+
+// fitSegments lengthens the slab's segments, before anything is allocated
+// in it, so that one holds an entry of n bytes: newNodeStore sizes them
+// for the zones, and a discrete part can be longer than a full matrix (an
+// array of a million integers packs into 2 MB, past the 1 MiB segments,
+// and alloc went on looking for a segment long enough forever).
+func (s *nodeStore) fitSegments(n int) {
+	for uint64(n)+8 > 1<<s.slab.layout.last {
+		if s.free != 0 {
+			panic(fmt.Sprintf("zone: an entry of %d bytes after the slab's first allocation", n))
+		}
+		s.slab.layout.last++
+	}
 }
 
 // key returns the discrete part stored at word offset w.

@@ -478,3 +478,23 @@ func TestNodeStoreAllocatesZonesLongerThanASegment(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeStoreStoresKeysLongerThanASegment: a discrete part longer than
+// the slab's segments (sized for the zones: 1 MiB for small dimensions)
+// lengthens them before the first allocation. `int a[1000000]` packs into
+// 2 MB, and alloc looked for a segment long enough forever (the search
+// hung past --timeout without a line of output).
+func TestNodeStoreStoresKeysLongerThanASegment(t *testing.T) {
+	s := newNodeStore(16, 0, 0)
+	for i, n := range []int{2000001, 2000001, 2000001} {
+		key := make([]byte, n)
+		key[0], key[n-1] = byte(i+1), byte(i+1)
+		w := s.addKey(key)
+		if got := s.key(w); len(got) != n || got[0] != byte(i+1) || got[n-1] != byte(i+1) {
+			t.Fatalf("key %d does not read back", i)
+		}
+		if _, b := s.alloc(64); len(b) != 64 {
+			t.Fatalf("alloc(64) after key %d gave %d bytes", i, len(b))
+		}
+	}
+}

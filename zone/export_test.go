@@ -78,3 +78,11 @@ func ProgressQueueOrderForTest(pushes [][2]int, batch int) []int {
 
 // LocationRanksForTest is locationRanks.
 func LocationRanksForTest(net *model.Network) [][]int32 { return locationRanks(net) }
+
+// SetBroadcastCutForTest switches broadcastCut on or off and returns the
+// function that restores it.
+func SetBroadcastCutForTest(on bool) (restore func()) {
+	was := broadcastCutOn
+	broadcastCutOn = on
+	return func() { broadcastCutOn = was }
+}

@@ -113,18 +113,21 @@ func (st *Stepper) collectEnabled(es *enabledSet, locs, vars []int32) error {
 //
 // z is the zone of the state: in a model with priorities the moves are
 // the pieces of z where no higher move is enabled (priority.go), and
-// pieces empty in z are left out, so the order (and a move's index in it,
-// which paths store) depends on z too; it is not read otherwise (a zero
-// DBM: nothing is left out).
+// pieces empty in z are left out; in a model with clock guards on
+// broadcast receivers the choices of receivers whose clock guards leave
+// nothing of z are left out (broadcastCut). In those models
+// (System.movesReadZone) the order, and a move's index in it, which paths
+// store, depends on z too; it is not read otherwise (a zero DBM: nothing
+// is left out).
 func (st *Stepper) Moves(locs, vars []int32, z dbm.DBM, fn func(Move) bool) error {
 	if st.sys.Net.Priorities {
 		return st.prioritised(locs, vars, z, fn)
 	}
-	return st.moves(locs, vars, fn)
+	return st.moves(locs, vars, z, fn)
 }
 
 // moves is Moves without priorities.
-func (st *Stepper) moves(locs, vars []int32, fn func(Move) bool) error {
+func (st *Stepper) moves(locs, vars []int32, z dbm.DBM, fn func(Move) bool) error {
 	if !st.curFor(locs, vars) {
 		st.curValid = false // until cur is filled without error
 		if err := st.collectEnabled(&st.cur, locs, vars); err != nil {
@@ -156,7 +159,7 @@ func (st *Stepper) moves(locs, vars []int32, fn func(Move) bool) error {
 				return nil
 			}
 		default:
-			if !st.broadcast(e, emit) {
+			if !st.broadcast(e, z, emit) {
 				return st.moveErr
 			}
 		}

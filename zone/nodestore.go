@@ -492,9 +492,10 @@ func (s *System) PathMoves(n Node) ([]Move, error) {
 		s.Decode(x.Parent(), locs, vars)
 		pz := z
 		switch {
-		case !s.Net.Priorities:
-			// Moves reads the zone only to order moves by priority; the
-			// zone of an evicted parent may be gone (passedList.reclaim)
+		case !s.movesReadZone:
+			// Moves reads the zone only to leave out moves empty in it
+			// (priorities, broadcasts); the zone of an evicted parent
+			// may be gone (passedList.reclaim)
 			pz = dbm.DBM{}
 		case x.g.unpruned:
 			if universe.M == nil {

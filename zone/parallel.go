@@ -569,7 +569,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	// evicted zones' bytes are reused on the sequential search's terms
 	// (Search); the workers read a zone they expand under its shard's
 	// lock (sharedView.loadSource)
-	reclaim := reclaimEvicted && !opts.Hull && !sys.Net.Priorities && (init.sym == nil || !init.xp.splits())
+	reclaim := reclaimEvicted && !opts.Hull && !sys.movesReadZone && (init.sym == nil || !init.xp.splits())
 	shared.graph.reclaimed = reclaim
 	for i := range shared.shards {
 		shared.shards[i].p.reclaim = reclaim

@@ -41,7 +41,10 @@ type preMove struct {
 // constraints include another's is enabled only where that one is).
 func (st *Stepper) prioritised(locs, vars []int32, z dbm.DBM, fn func(Move) bool) error {
 	var pre []preMove
-	if err := st.moves(locs, vars, func(m Move) bool {
+	// the moves before priorities, none cut by z (broadcastCut): a
+	// higher move cut out would no longer split the lower ones into the
+	// same pieces
+	if err := st.moves(locs, vars, dbm.DBM{}, func(m Move) bool {
 		pre = append(pre, preMove{m: append(Move(nil), m...)})
 		return true
 	}); err != nil {

@@ -222,11 +222,12 @@ func Search(sys *System, opts Options, visit Visitor) Result {
 		passed.graph.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial, exactFirst: e.exactFirst}
 	}
 	// An evicted zone's bytes are reused unless a trace may read them:
-	// under priorities PathMoves orders a parent's moves by its zone, and
+	// under priorities and with clock guards on broadcast receivers
+	// PathMoves enumerates a parent's moves in its zone, and
 	// under symmetry concretePath compares each node of a path with the
 	// successor parts of its parent, which it can do without the node's
 	// zone only where there is one part (no splitting).
-	passed.reclaim = reclaimEvicted && !opts.Hull && !sys.Net.Priorities && (e.sym == nil || !e.xp.splits())
+	passed.reclaim = reclaimEvicted && !opts.Hull && !sys.movesReadZone && (e.sym == nil || !e.xp.splits())
 	passed.graph.reclaimed = passed.reclaim
 	if e.alu {
 		// The extrapolator computes the bounds of the location vector

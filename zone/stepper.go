@@ -74,6 +74,7 @@ type Stepper struct {
 	groups           []recvGroup // broadcast receivers by process
 	moveErr          error       // an error of the last enumeration of moves (broadcast)
 	odometer         []int32
+	bcast            broadcastScratch
 	// combos counts the broadcast moves enumerated, to poll the
 	// interrupt between them (broadcast); polls the successors computed
 	// (pollSuccessor)

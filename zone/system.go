@@ -89,6 +89,12 @@ type System struct {
 	hasUrgentChans bool
 	hasCommitted   bool
 	hasUrgentLocs  bool
+	// movesReadZone: Stepper.Moves leaves out moves empty in the zone
+	// given (priorities, clock guards on broadcast receivers), so a stored
+	// move index is found again only from the zone its state was expanded
+	// with: the passed list keeps evicted states' zones, PathMoves reads
+	// them.
+	movesReadZone bool
 
 	// packing of the discrete part: one bit field per location then per
 	// variable, each as wide as its range needs (a bool takes one bit)
@@ -111,7 +117,13 @@ func NewSystem(net *model.Network) *System {
 			s.hasUrgentChans = true
 		}
 	}
+	s.movesReadZone = net.Priorities
 	for _, p := range net.Procs {
+		for _, e := range p.Edges {
+			if e.BroadcastRecv && len(e.ClockGuard) > 0 {
+				s.movesReadZone = true
+			}
+		}
 		for _, l := range p.Locations {
 			if l.Committed {
 				s.hasCommitted = true

@@ -1,0 +1,155 @@
+package zone_test
+
+import (
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/zone"
+)
+
+// broadcastCutModels have clock guards on broadcast receivers, where
+// Stepper.Moves leaves out the choices of receivers empty in the zone.
+var broadcastCutModels = []struct {
+	path string
+	set  map[string]int64
+}{
+	{"testdata/broadcast-guarded-receivers.yaml", nil},
+	{"../queries/testdata/semantics/broadcast-clock-guards.yaml", nil},
+	{"../queries/testdata/semantics/broadcast.yaml", nil},
+}
+
+// TestBroadcastCutLeavesOutOnlyEmptyChoices: in every state of the models,
+// the moves of a broadcast enumerated in the state's zone are those of the
+// whole product, in its order, less exactly those whose clock guards
+// (the sender's, and each receiver's or skip's) leave nothing of the zone,
+// which Post gives no successor.
+func TestBroadcastCutLeavesOutOnlyEmptyChoices(t *testing.T) {
+	for _, m := range broadcastCutModels {
+		t.Run(m.path, func(t *testing.T) {
+			sys := zone.NewSystem(compile(t, m.path, m.set))
+			st := zone.NewStepper(sys)
+			states, cut := 0, 0
+			res := zone.Search(sys, zone.Options{Workers: 1, VisitStored: true}, func(v *zone.Visit) bool {
+				if !v.Stored {
+					return false
+				}
+				states++
+				z := v.Zone.Clone()
+				var all, kept []zone.Move
+				restore := zone.SetBroadcastCutForTest(false)
+				err := st.Moves(v.Locs, v.Vars, z, func(mv zone.Move) bool { all = append(all, slices.Clone(mv)); return true })
+				restore()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := st.Moves(v.Locs, v.Vars, z, func(mv zone.Move) bool { kept = append(kept, slices.Clone(mv)); return true }); err != nil {
+					t.Fatal(err)
+				}
+				var want []zone.Move
+				for _, mv := range all {
+					guards, err := st.Guards(v.Locs, v.Vars, mv, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					g := z.Clone()
+					in := true
+					for _, c := range guards {
+						if in = g.Constrain(c.I, c.J, c.B); !in {
+							break
+						}
+					}
+					if in {
+						want = append(want, mv)
+					}
+				}
+				cut += len(all) - len(kept)
+				if !slices.EqualFunc(kept, want, func(a, b zone.Move) bool { return slices.Equal(a, b) }) {
+					t.Fatalf("state %v %v: moves %v, want those of %v whose guards meet the zone: %v", v.Locs, v.Vars, kept, all, want)
+				}
+				return false
+			})
+			if res.Reason != zone.Completed {
+				t.Fatalf("search: %v (%v)", res.Reason, res.Err)
+			}
+			t.Logf("%d states, %d choices left out", states, cut)
+			if m.path == broadcastCutModels[0].path && cut < 4000 {
+				t.Errorf("only %d choices left out: the model no longer tests the cut", cut)
+			}
+		})
+	}
+}
+
+// TestBroadcastCutKeepsSearchesAndPaths: with and without the cut, a
+// search explores and stores the same states (the choices left out have
+// no successor), and the path to each stored state, whose move indices
+// count only the moves kept in the parent's zone, is the same run.
+func TestBroadcastCutKeepsSearchesAndPaths(t *testing.T) {
+	for _, m := range broadcastCutModels {
+		for _, workers := range []int{1, 2} {
+			t.Run(m.path, func(t *testing.T) {
+				sys := zone.NewSystem(compile(t, m.path, m.set))
+				run := func(on bool) (zone.Result, [][]zone.Move) {
+					defer zone.SetBroadcastCutForTest(on)()
+					var nodes []zone.Node
+					var mu sync.Mutex
+					res := zone.SearchWorkers(sys, zone.Options{Workers: workers, VisitStored: true}, func() zone.Visitor {
+						return func(v *zone.Visit) bool {
+							if v.Stored {
+								mu.Lock()
+								nodes = append(nodes, v.Parent)
+								mu.Unlock()
+							}
+							return false
+						}
+					})
+					if res.Reason != zone.Completed {
+						t.Fatalf("search: %v (%v)", res.Reason, res.Err)
+					}
+					var paths [][]zone.Move
+					if workers == 1 {
+						for _, n := range nodes {
+							p, err := sys.PathMoves(n)
+							if err != nil {
+								t.Fatalf("path to a stored state: %v", err)
+							}
+							paths = append(paths, p)
+						}
+					}
+					return res, paths
+				}
+				withCut, cutPaths := run(true)
+				without, paths := run(false)
+				if withCut.Explored != without.Explored || withCut.Discrete != without.Discrete || workers == 1 && (withCut.Stored != without.Stored || withCut.Transitions != without.Transitions) {
+					t.Fatalf("with the cut %+v, without %+v", withCut.Stats, without.Stats)
+				}
+				for i := range paths {
+					if !slices.EqualFunc(cutPaths[i], paths[i], func(a, b zone.Move) bool { return slices.Equal(a, b) }) {
+						t.Fatalf("state %d: path %v with the cut, %v without", i, cutPaths[i], paths[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestBroadcastCutAtTwentyFourReceivers: the state before the broadcast of
+// 24 guarded receivers has 2^24 choices; in its zone two have guards that
+// meet it, and only those are enumerated.
+func TestBroadcastCutAtTwentyFourReceivers(t *testing.T) {
+	sys := zone.NewSystem(compile(t, "testdata/broadcast-guarded-receivers.yaml", map[string]int64{"N": 24}))
+	st := zone.NewStepper(sys)
+	locs, vars := sys.InitialDiscrete()
+	z := dbm.New(sys.Dim)
+	if ok, err := st.Initial(locs, vars, z); !ok || err != nil {
+		t.Fatalf("initial: %v %v", ok, err)
+	}
+	n := 0
+	if err := st.Moves(locs, vars, z, func(zone.Move) bool { n++; return n < 1000 }); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Errorf("%d moves enumerated, want the 2 whose guards meet the zone", n)
+	}
+}

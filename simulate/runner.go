@@ -140,7 +140,9 @@ type runner struct {
 	mv               []zone.EdgeRef
 	groups           [][]int
 	pick             []int
-	nopt             []int // per receiver group: its edges, then its ways to stay out
+	nopt             []int      // per receiver group: its edges, then its ways to stay out
+	meets            []int      // divePicks: the options that meet the window
+	windows          []interval // and the window each leaves
 	elig             []int
 	pts              []int64
 
@@ -561,9 +563,7 @@ func (r *runner) broadcast(i int, committed bool) *model.RuntimeError {
 	}
 	if total > broadcastSample {
 		for n := 0; n < broadcastSample; n++ {
-			for g := range r.pick {
-				r.pick[g] = r.rng.IntN(r.nopt[g])
-			}
+			r.divePicks(s)
 			if err := r.try(build(), committed); err != nil {
 				return err
 			}
@@ -586,6 +586,88 @@ func (r *runner) broadcast(i int, committed bool) *model.RuntimeError {
 			return nil
 		}
 	}
+}
+
+// divePicks draws the options of the receiver groups of the broadcast
+// sender s for one of broadcast's samples: each group's option at random
+// among those whose clock guard leaves some delay of the window the
+// sender's guard and the options drawn before leave. The options of a
+// group cover every delay (where no receiving edge's guard holds, one of
+// the ways to stay out does), so each draw meets the window. Drawn
+// blindly from the whole product, nearly every sample missed it: eleven
+// receivers with guards x >= 1 or x >= 2 on equal clocks have 2,048
+// choices, two of which have a delay, and the runs found no move at all
+// and ended, as if the state were deadlocked. An option whose bound fails
+// to evaluate counts as meeting the window (try then raises the error).
+func (r *runner) divePicks(s enabled) {
+	env := r.env
+	env.Vars, env.Locs = r.vars, r.locs
+	iv := r.inv
+	se := &r.net.Procs[s.p].Edges[s.e]
+	for k := range se.ClockGuard {
+		if r.restrict(&iv, &se.ClockGuard[k], r.clocks, r.ones) != nil {
+			iv = r.inv
+			break
+		}
+	}
+	for g := range r.pick {
+		r.meets = r.meets[:0]
+		r.windows = r.windows[:0]
+		for idx := 0; idx < r.nopt[g]; idx++ {
+			if w, ok := r.optionWindow(g, idx, iv); ok {
+				r.meets = append(r.meets, idx)
+				r.windows = append(r.windows, w)
+			}
+		}
+		if len(r.meets) == 0 {
+			// none meets it (the sender's own guard leaves no delay):
+			// any draw, which try finds empty
+			r.pick[g] = r.rng.IntN(r.nopt[g])
+			continue
+		}
+		k := r.rng.IntN(len(r.meets))
+		r.pick[g], iv = r.meets[k], r.windows[k]
+	}
+}
+
+// optionWindow restricts iv by the clock guard of option idx of receiver
+// group g (broadcast: one of its edges, or a way to stay out, its failing
+// constraints negated) and reports whether a delay is left; where a bound
+// fails to evaluate, iv is returned as it is, meeting.
+func (r *runner) optionWindow(g, idx int, iv interval) (interval, bool) {
+	grp := r.groups[g]
+	if idx < len(grp) {
+		q := &r.en[grp[idx]]
+		e := &r.net.Procs[q.p].Edges[q.e]
+		w := iv
+		for k := range e.ClockGuard {
+			if r.restrict(&w, &e.ClockGuard[k], r.clocks, r.ones) != nil {
+				return iv, true
+			}
+		}
+		return w, !w.empty()
+	}
+	k := idx - len(grp)
+	w := iv
+	for _, j := range grp {
+		q := &r.en[j]
+		e := &r.net.Procs[q.p].Edges[q.e]
+		n := len(e.ClockGuard)
+		fail := k % n
+		k /= n
+		for c := 0; c <= fail; c++ {
+			var err *model.RuntimeError
+			if c == fail {
+				err = r.restrictNeg(&w, &e.ClockGuard[c], r.clocks, r.ones)
+			} else {
+				err = r.restrict(&w, &e.ClockGuard[c], r.clocks, r.ones)
+			}
+			if err != nil {
+				return iv, true
+			}
+		}
+	}
+	return w, !w.empty()
 }
 
 // try computes the delay window of move m and records it when non-empty.

@@ -325,3 +325,35 @@ func TestDeadlineStopsTheHunt(t *testing.T) {
 		t.Fatalf("three runs: %d runs, %d transitions, timed out %v; with the deadline %d transitions", whole.Runs, whole.Steps, whole.TimedOut, timed.Steps)
 	}
 }
+
+// TestBroadcastSamplesMeetTheWindow: a broadcast with more choices of
+// receivers than broadcastSample draws each receiver's option among those
+// whose clock guard meets the window left by the sender's and the earlier
+// options. Eleven to thirty receivers with guards x >= i % 3 on equal
+// clocks have 2^11 to 2^30 choices, two of which have a delay: drawn from
+// the whole product, every run found no move and ended in its initial
+// state, and the deadlock monitor reported a deadlock that the replay
+// refuted. Every run now takes the broadcast, and no deadlock is found
+// before it.
+func TestBroadcastSamplesMeetTheWindow(t *testing.T) {
+	for _, n := range []int64{11, 30} {
+		net, f := load(t, "../zone/testdata/broadcast-guarded-receivers.yaml", map[string]int64{"N": n})
+		res, err := Run(net, Options{Seed: 1, Runs: 20, Steps: 10, PCTDepth: 1, Monitors: monitors(t, net, f, "q", "d")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Error != nil {
+			t.Fatalf("N = %d: %v", n, res.Error.Err)
+		}
+		q, d := res.Monitors[0], res.Monitors[1]
+		if q.Verdict() != queries.Satisfied || q.Found.Run != 0 {
+			t.Fatalf("N = %d: E<> S.b && R(0).b %v, want reached in the first run", n, q.Verdict())
+		}
+		if d.Verdict() != queries.Violated || len(d.Found.Trace.Moves) != 2 {
+			t.Fatalf("N = %d: A[] not deadlock %v, want violated after the broadcast", n, d.Verdict())
+		}
+		if err := queries.Replay(net, d.Found.Trace, d.Goal); err != nil {
+			t.Fatalf("N = %d: the deadlock does not replay: %v", n, err)
+		}
+	}
+}

@@ -12,7 +12,7 @@ import (
 func init() { register(newConvertCmd) }
 
 func newConvertCmd(stdout, stderr io.Writer) *cobra.Command {
-	var to, out string
+	var to, out, maxInput string
 	cmd := &cobra.Command{
 		Use:   "convert IN --to yaml|xml|xta [-o OUT]",
 		Short: "Convert a model file between YAML, UPPAAL XML and XTA",
@@ -26,6 +26,9 @@ Exit codes: 0 written, 2 a usage or model error.`,
   tcheck convert testdata/fischer.yaml -o fischer.xta   # also writes fischer.q`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := setMaxInput(maxInput); err != nil {
+				return usageErr(err)
+			}
 			src, err := model.ReadSource(args[0])
 			if err != nil {
 				return usageErr(err)
@@ -40,5 +43,6 @@ Exit codes: 0 written, 2 a usage or model error.`,
 	fl := cmd.Flags()
 	fl.StringVar(&to, "to", "", "output format: yaml, xml or xta (default: from the -o extension)")
 	fl.StringVarP(&out, "output", "o", "", "write to this file instead of stdout")
+	fl.StringVar(&maxInput, "max-input", "", maxInputUsage)
 	return cmd
 }

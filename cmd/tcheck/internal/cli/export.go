@@ -20,6 +20,7 @@ func init() { register(newExportCmd) }
 func newExportCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
 		to, out, template string
+		maxInput          string
 		sets              []string
 	)
 	cmd := &cobra.Command{
@@ -38,6 +39,9 @@ Exit codes: 0 written, 2 a usage or model error.`,
   tcheck export testdata/fischer.yaml --to dot --template P | dot -Tsvg > fischer.svg`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := setMaxInput(maxInput); err != nil {
+				return usageErr(err)
+			}
 			ov, err := parseSets(sets)
 			if err != nil {
 				return usageErr(err)
@@ -58,6 +62,7 @@ Exit codes: 0 written, 2 a usage or model error.`,
 	fl.StringVarP(&out, "output", "o", "", "write to this file instead of stdout")
 	fl.StringVar(&template, "template", "", "with --to dot: draw only this template")
 	fl.StringArrayVar(&sets, "set", nil, "set a model parameter in the written model: --set name=value (repeatable)")
+	fl.StringVar(&maxInput, "max-input", "", maxInputUsage)
 	return cmd
 }
 

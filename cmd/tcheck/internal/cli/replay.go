@@ -63,6 +63,7 @@ func newReplayCmd(stdout, stderr io.Writer) *cobra.Command {
 		sets      []string
 		traceFmt  string
 		from      string
+		maxInput  string
 	)
 	cmd := &cobra.Command{
 		Use:   "replay TRACE.json",
@@ -80,6 +81,9 @@ Exit codes: 0 every trace replays, 1 a trace does not, 2 unreadable input.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkTraceFormat(traceFmt, false); err != nil {
+				return usageErr(err)
+			}
+			if err := setMaxInput(maxInput); err != nil {
 				return usageErr(err)
 			}
 			src, err := model.ReadSource(args[0])
@@ -178,6 +182,7 @@ Exit codes: 0 every trace replays, 1 a trace does not, 2 unreadable input.`,
 	cmd.Flags().StringVar(&modelPath, "model", "", "the model file (default: the one the JSON names)")
 	cmd.Flags().StringArrayVar(&sets, "set", nil, "override a model parameter: --set name=value (repeatable; default: the JSON's parameters)")
 	cmd.Flags().StringVar(&traceFmt, "trace-format", "", "also print the replayed traces: text, json (one JSON document of the traces with edge identities), svg or html (a message sequence chart of every trace, as the only output)")
+	cmd.Flags().StringVar(&maxInput, "max-input", "", maxInputUsage)
 	cmd.Flags().StringVar(&from, "from", "", "the state the traces must start from (as verify --from: a state document or TRACE.json#N)")
 	return cmd
 }

@@ -112,15 +112,26 @@ func (f *searchFlags) options() (queries.Options, error) {
 		}
 		o.Limits.MaxMemory = m
 	}
+	return o, setMaxInput(f.maxInput)
+}
+
+// maxInputUsage is --max-input's help: every command that reads model
+// files has the flag, since the error that refuses a larger file names it.
+const maxInputUsage = "refuse input files larger than this, e.g. 64MiB (default 8MiB)"
+
+// setMaxInput sets model.MaxSourceBytes from --max-input (its default
+// where s is empty).
+func setMaxInput(s string) error {
 	model.MaxSourceBytes = model.DefaultMaxSourceBytes
-	if f.maxInput != "" {
-		m, err := sweep.ParseBytes(f.maxInput)
-		if err != nil {
-			return o, fmt.Errorf("--max-input: %v", err)
-		}
-		model.MaxSourceBytes = int64(m)
+	if s == "" {
+		return nil
 	}
-	return o, nil
+	m, err := sweep.ParseBytes(s)
+	if err != nil {
+		return fmt.Errorf("--max-input: %v", err)
+	}
+	model.MaxSourceBytes = int64(m)
+	return nil
 }
 
 // workersSet reports whether --workers was given; options leaves

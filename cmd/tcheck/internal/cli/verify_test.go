@@ -317,3 +317,33 @@ func TestVerifyHintsAtAnotherOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryModelReaderTakesMaxInput: every command that reads a model file
+// refuses one over --max-input with the message that names the flag, and
+// the flag raises the limit. convert, export and replay refused a file
+// over 8 MiB with "--max-input raises it" and had no such flag.
+func TestEveryModelReaderTakesMaxInput(t *testing.T) {
+	fischer := "../../../../testdata/fischer.yaml"
+	out := filepath.Join(t.TempDir(), "out.xml")
+	for _, args := range [][]string{
+		{"verify", fischer, "-q", "mutex", "--no-progress"},
+		{"sweep", fischer, "-q", "mutex", "--grid", "N=2..3"},
+		{"test", fischer},
+		{"simulate", fischer, "--runs", "1"},
+		{"convert", fischer, "--to", "xml", "-o", out},
+		{"export", fischer, "--to", "xml", "-o", out},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			code, stdout, stderr := run(append(args, "--max-input", "1KiB")...)
+			if code != 2 || !strings.Contains(stdout+stderr, "larger than the input limit of 1 KiB (--max-input raises it)") {
+				t.Fatalf("exit %d, want 2 with the input limit\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			if code, stdout, stderr := run(append(args, "--max-input", "1MiB")...); code == 2 {
+				t.Fatalf("--max-input 1MiB: exit 2\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
+			}
+		})
+	}
+	if code, _, stderr := run("replay", fischer, "--max-input", "1KiB"); code != 2 || !strings.Contains(stderr, "larger than the input limit of 1 KiB") {
+		t.Fatalf("replay: exit %d, want 2 with the input limit\n%s", code, stderr)
+	}
+}

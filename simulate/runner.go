@@ -255,6 +255,9 @@ func (r *runner) run(run int, mons []*monitor, until *monitor, pctLen int) outco
 			return out
 		}
 		if idx < 0 {
+			if len(r.cWin) == 0 {
+				out.err = r.confirmStuck()
+			}
 			return out
 		}
 		if r.net.Priorities && r.cErr[idx] != nil {
@@ -266,6 +269,22 @@ func (r *runner) run(run int, mons []*monitor, until *monitor, pctLen int) outco
 		r.take(idx, d)
 		out.steps++
 	}
+}
+
+// stuckGoal is the deadlock predicate, which a run's last state satisfies
+// where the simulator found no move at any delay.
+var stuckGoal = &model.Formula{Kind: model.FDeadlock, Src: "deadlock"}
+
+// confirmStuck replays the run, ending where the simulator found no move
+// that can be taken now or after any delay, against the deadlock
+// predicate: a move the simulator missed would otherwise end runs early
+// and silently (a broadcast's samples once missed every move from eleven
+// guarded receivers on), and only a monitored deadlock query showed it.
+func (r *runner) confirmStuck() error {
+	if err := queries.Replay(r.net, r.trace(0), stuckGoal); err != nil {
+		return fmt.Errorf("internal error: the simulator found no move to take, but the replay finds one: %w", err)
+	}
+	return nil
 }
 
 // checkInitial checks that the initial state satisfies its invariants.
@@ -563,7 +582,13 @@ func (r *runner) broadcast(i int, committed bool) *model.RuntimeError {
 	}
 	if total > broadcastSample {
 		for n := 0; n < broadcastSample; n++ {
-			r.divePicks(s)
+			if blindSamples {
+				for g := range r.pick {
+					r.pick[g] = r.rng.IntN(r.nopt[g])
+				}
+			} else {
+				r.divePicks(s)
+			}
 			if err := r.try(build(), committed); err != nil {
 				return err
 			}
@@ -587,6 +612,11 @@ func (r *runner) broadcast(i int, committed bool) *model.RuntimeError {
 		}
 	}
 }
+
+// blindSamples draws a large broadcast's samples from the whole product,
+// as the simulator once did; only tests set it, to show that a run the
+// simulator ends for want of a move it missed is an error.
+var blindSamples bool
 
 // divePicks draws the options of the receiver groups of the broadcast
 // sender s for one of broadcast's samples: each group's option at random

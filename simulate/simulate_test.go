@@ -357,3 +357,18 @@ func TestBroadcastSamplesMeetTheWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestMissedMovesAreErrors: a run that ends because the simulator found no
+// move to take is replayed against the deadlock predicate, so that a move
+// the simulator misses is an error even when no deadlock query is
+// monitored. With the blind samples of a broadcast that it once drew (a
+// test switch), eleven guarded receivers made every run end at once.
+func TestMissedMovesAreErrors(t *testing.T) {
+	net, f := load(t, "../zone/testdata/broadcast-guarded-receivers.yaml", map[string]int64{"N": 11})
+	blindSamples = true
+	defer func() { blindSamples = false }()
+	_, err := Run(net, Options{Seed: 1, Runs: 5, Steps: 10, PCTDepth: 1, Monitors: monitors(t, net, f, "q")})
+	if err == nil || !strings.Contains(err.Error(), "the simulator found no move to take, but the replay finds one") {
+		t.Fatalf("err %v, want the replay to find the move the simulator missed", err)
+	}
+}

@@ -87,7 +87,7 @@ func TestDifferential(t *testing.T) {
 		}
 	}
 	runSeeds(t, n, seedModel, func(i int) *Harness {
-		return &Harness{Ref: defaultReference(), Configs: configsFor(i, *flagExtra), SlowSupAll: *flagAll}
+		return &Harness{Ref: defaultReference(), Configs: configsFor(i, *flagExtra), SlowSupAll: *flagAll, Simulate: true}
 	})
 }
 
@@ -106,7 +106,7 @@ func TestDifferentialSymmetric(t *testing.T) {
 		}
 	}
 	total := runSeeds(t, n, symSeedModel, func(i int) *Harness {
-		return &Harness{Ref: defaultReference(), Configs: configsFor(i, *flagExtra), SlowSupAll: *flagAll, Symmetry: true}
+		return &Harness{Ref: defaultReference(), Configs: configsFor(i, *flagExtra), SlowSupAll: *flagAll, Symmetry: true, Simulate: true}
 	})
 	if total.StoredOn >= total.StoredOff {
 		t.Errorf("the symmetry reduction stored %d states, the unreduced search %d", total.StoredOn, total.StoredOff)
@@ -201,6 +201,9 @@ func runSeeds(t *testing.T, n int, gen func(uint64) []byte, harness func(int) *H
 		total.Models, total.Queries, total.ByKind, total.Compared, len(Configs), total.RefDecided, total.RefUnsupported, total.RefLimit, total.RefModelError, total.NoneUnknown, total.Traces, total.Errors, total.Imprecise, total.SkippedSlow, total.Undecided, total.LiveAtLimit, total.TraceRetries, time.Since(start).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond))
 	if defaultReference() == nil {
 		msg += " (no reference: tcheck against itself only)"
+	}
+	if total.SimRuns > 0 {
+		msg += fmt.Sprintf("; simulator: %d runs, %d goals found, %d model errors met", total.SimRuns, total.SimFound, total.SimErrors)
 	}
 	if total.SymPairs > 0 {
 		msg += fmt.Sprintf("; symmetry: %d results compared with and without the reduction, the baseline stored %d states without it, %d with it (%d queries with more states, %d with more discrete parts); at tcheck's limits: %d", total.SymPairs, total.StoredOff, total.StoredOn, total.SymLarger, total.SymMoreDiscrete, total.AtLimit)

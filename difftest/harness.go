@@ -3,6 +3,7 @@ package difftest
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/tcheck/tcheck/model/uppaal"
 	"github.com/tcheck/tcheck/queries"
 	"github.com/tcheck/tcheck/refcheck"
+	"github.com/tcheck/tcheck/simulate"
 	"github.com/tcheck/tcheck/zone"
 )
 
@@ -157,6 +159,9 @@ type Stats struct {
 	// TraceRetries counts queries checked again with TraceRetryTimeout
 	// because the deadline cut their trace short.
 	TraceRetries int
+	// Under Harness.Simulate: the simulator's runs, the goals they found
+	// (each compared), and the runs that met a model error.
+	SimRuns, SimFound, SimErrors int
 }
 
 func (s *Stats) Add(o Stats) {
@@ -181,6 +186,9 @@ func (s *Stats) Add(o Stats) {
 	s.AtLimit += o.AtLimit
 	s.LiveAtLimit += o.LiveAtLimit
 	s.TraceRetries += o.TraceRetries
+	s.SimRuns += o.SimRuns
+	s.SimFound += o.SimFound
+	s.SimErrors += o.SimErrors
 	for k, v := range o.ByKind {
 		if s.ByKind == nil {
 			s.ByKind = map[string]int{}
@@ -277,7 +285,20 @@ type Harness struct {
 	// "+sym"): both are compared with the reference (or the baseline
 	// without the reduction), and with each other (comparePair).
 	Symmetry bool
+	// Simulate also runs the simulator (package simulate) on the model's
+	// E<> and A[] queries, a few short seeded runs (simulateRuns): a goal
+	// its replayed runs reach must be reachable by the expectation (the
+	// reference's, else the baseline's), a run may not end for want of a
+	// move the replay finds, and a model error a run meets must be one
+	// the reference meets too.
+	Simulate bool
 }
+
+// simulateRuns and simulateSteps bound Harness.Simulate's runs per model.
+const (
+	simulateRuns  = 20
+	simulateSteps = 30
+)
 
 // SlowSupDeadline bounds tcheck's time on a sup query whose value is
 // infinite; NoneDeadline an exploration under Extra_None (which need not
@@ -385,7 +406,58 @@ func (h *Harness) Compare(text []byte) *Outcome {
 			}
 		}
 	}
+	if h.Simulate {
+		r.simulate(exps)
+	}
 	return out
+}
+
+// simulate runs the simulator on the monitorable queries (Harness.Simulate)
+// and compares what its runs find with the expectations exps.
+func (r *run) simulate(exps []expectation) {
+	var mons []*queries.Query
+	var idx []int
+	for qi, q := range r.qs {
+		if simulate.Monitorable(q) == "" {
+			mons, idx = append(mons, q), append(idx, qi)
+		}
+	}
+	if len(mons) == 0 || r.net.Stopwatches {
+		return
+	}
+	h := fnv.New64a()
+	h.Write(r.text)
+	res, err := simulate.Run(r.net, simulate.Options{Seed: h.Sum64(), Runs: simulateRuns, Steps: simulateSteps, PCTDepth: 1, Monitors: mons})
+	if errors.Is(err, simulate.ErrTooFine) {
+		return
+	}
+	if err != nil {
+		r.fail(nil, "simulate", "the simulator failed: %v", err)
+		return
+	}
+	st := &r.out.Stats
+	st.SimRuns += res.Runs
+	if res.ReplayErr != nil {
+		r.fail(nil, "simulate", "a reported run does not replay: %v", res.ReplayErr)
+	}
+	for k, m := range res.Monitors {
+		if m.Found == nil {
+			continue
+		}
+		st.SimFound++
+		if e := exps[idx[k]]; e.decided && !e.posOK {
+			r.fail(m.Query, "simulate", "a replayed run of the simulator %s it (run %d, %d steps), but the %s says %s", map[bool]string{true: "violates", false: "satisfies"}[m.Query.Kind == syntax.QueryAG], m.Found.Run, len(m.Found.Trace.Moves)-1, e.from, e.ref)
+		}
+	}
+	if res.Error != nil {
+		st.SimErrors++
+		for qi, e := range exps {
+			if e.decided && e.from == "reference" && !e.errOK {
+				r.fail(r.qs[qi], "simulate", "a run of the simulator meets the model error %v, but the reference explored the model without one (%s)", res.Error.Err, e.ref)
+				break
+			}
+		}
+	}
 }
 
 // atLimit counts res if it is unknown at tcheck's state or time limit

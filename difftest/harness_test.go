@@ -361,3 +361,34 @@ queries:
 		t.Errorf("%d imprecise sups counted, %d noted", out.Stats.Imprecise, noted)
 	}
 }
+
+// TestSimulatorComparedWithTheReference: under Harness.Simulate the goals
+// the simulator's runs find are compared with the reference, so that a
+// reference with negated verdicts is caught there too.
+func TestSimulatorComparedWithTheReference(t *testing.T) {
+	ref := defaultReference().(RegionReference)
+	found, clean := 0, 0
+	for seed := uint64(1); seed <= 30; seed++ {
+		for _, wrong := range []bool{false, true} {
+			h := &Harness{Ref: ref, Configs: Configs[:1], Simulate: true}
+			if wrong {
+				h.Ref = wrongReference{RegionReference: ref, negate: true}
+			}
+			for _, d := range h.Compare(seedModel(seed)).Disagreements {
+				if d.Config != "simulate" {
+					continue
+				}
+				if !wrong {
+					t.Fatalf("seed %d: the simulator disagrees with the reference: %v", seed, d)
+				}
+				found++
+			}
+			if !wrong {
+				clean++
+			}
+		}
+	}
+	if found == 0 {
+		t.Errorf("a reference with negated verdicts: no disagreement of the simulator reported over %d models", clean)
+	}
+}

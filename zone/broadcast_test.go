@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/zone"
 )
 
@@ -151,5 +152,52 @@ func TestBroadcastCutAtTwentyFourReceivers(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d moves enumerated, want the 2 whose guards meet the zone", n)
+	}
+}
+
+// TestBroadcastCutKeepsMovesAfterADelay: the deadlock predicate of a zone
+// counts the moves enabled after a delay from it, so the choices of a
+// broadcast are cut against the zone's future there, not the zone
+// itself: from x = 0 the sender's guard x >= 1 holds after a delay, and
+// the zone is not deadlocked.
+func TestBroadcastCutKeepsMovesAfterADelay(t *testing.T) {
+	f, err := model.Parse("delay.yaml", []byte(`
+name: delay
+declarations: |
+  broadcast chan go;
+  clock x;
+templates:
+  - name: S
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, guard: x >= 1, sync: "go!"}
+  - name: R
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, guard: x <= 5, sync: "go?"}
+system: system S, R;
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := f.Compile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := zone.NewSystem(net)
+	st := zone.NewStepper(sys)
+	locs, vars := sys.InitialDiscrete()
+	z := dbm.New(sys.Dim)
+	z.Zero()
+	dead, err := st.Deadlocked(locs, vars, z, dbm.Federation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !dead.IsEmpty() {
+		t.Errorf("x = 0 is deadlocked (%v), but the broadcast is enabled after a delay of 1", dead)
 	}
 }

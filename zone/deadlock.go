@@ -55,8 +55,24 @@ func (st *Stepper) Deadlocked(locs, vars []int32, z dbm.DBM, out dbm.Federation)
 	tlocs, tvars, pre := st.dead.tlocs, st.dead.tvars, st.dead.pre
 	guards, resets := st.dead.guards[:0], st.dead.resets[:0]
 	defer func() { st.dead.guards, st.dead.resets = guards[:0], resets[:0] }()
+	// The moves are those of z's future: a move enabled only after a
+	// delay from z counts (its pre-image is closed downwards), and the
+	// choices of a broadcast are cut against the zone Moves is given
+	// (broadcastCut). Under priorities the pieces are z's, as they were.
+	mz := z
+	if delay && sys.movesReadZone && !sys.Net.Priorities {
+		if st.dead.future.M == nil {
+			st.dead.future = dbm.New(sys.Dim)
+		}
+		mz = st.dead.future
+		mz.CopyFrom(z)
+		mz.Up()
+		if ok, err := st.applyInvariants(locs, vars, mz); err != nil || !ok {
+			mz = dbm.DBM{} // nothing cut
+		}
+	}
 	var merr error
-	err = st.Moves(locs, vars, z, func(m Move) bool {
+	err = st.Moves(locs, vars, mz, func(m Move) bool {
 		if len(out.Zones) == 0 {
 			return false
 		}

@@ -93,6 +93,7 @@ type Stepper struct {
 	// dead is Deadlocked's scratch
 	dead struct {
 		pre          dbm.DBM
+		future       dbm.DBM // the zone whose moves are enumerated
 		tlocs, tvars []int32
 		guards       []dbm.Constraint
 		resets       []model.Reset

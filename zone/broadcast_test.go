@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/tcheck/tcheck/dbm"
-	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/zone"
 )
 
@@ -161,34 +160,7 @@ func TestBroadcastCutAtTwentyFourReceivers(t *testing.T) {
 // itself: from x = 0 the sender's guard x >= 1 holds after a delay, and
 // the zone is not deadlocked.
 func TestBroadcastCutKeepsMovesAfterADelay(t *testing.T) {
-	f, err := model.Parse("delay.yaml", []byte(`
-name: delay
-declarations: |
-  broadcast chan go;
-  clock x;
-templates:
-  - name: S
-    locations:
-      - {name: a, initial: true}
-      - {name: b}
-    edges:
-      - {from: a, to: b, guard: x >= 1, sync: "go!"}
-  - name: R
-    locations:
-      - {name: a, initial: true}
-      - {name: b}
-    edges:
-      - {from: a, to: b, guard: x <= 5, sync: "go?"}
-system: system S, R;
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	net, err := f.Compile(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys := zone.NewSystem(net)
+	sys := zone.NewSystem(compile(t, "testdata/broadcast-after-delay.yaml", nil))
 	st := zone.NewStepper(sys)
 	locs, vars := sys.InitialDiscrete()
 	z := dbm.New(sys.Dim)

@@ -1,11 +1,15 @@
 package zone_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/tcheck/tcheck/dbm"
+	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/zone"
 )
 
@@ -171,5 +175,104 @@ func TestBroadcastCutKeepsMovesAfterADelay(t *testing.T) {
 	}
 	if !dead.IsEmpty() {
 		t.Errorf("x = 0 is deadlocked (%v), but the broadcast is enabled after a delay of 1", dead)
+	}
+}
+
+// wideBroadcastModel writes a random model of one sender and n receivers
+// of its broadcast, each receiver with a clock and one to three receiving
+// edges whose clock guards (bounds, windows, diagonals with the next
+// receiver's clock) the cut must decide on zones that the receivers'
+// resets and delays make diverse.
+func wideBroadcastModel(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "name: wide\ndeclarations: |\n  broadcast chan go;\n  clock g;\n  int[0, 3] k = 0;\n")
+	fmt.Fprintf(&b, "templates:\n  - name: S\n    locations:\n      - {name: a, initial: true, invariant: g <= 4}\n    edges:\n")
+	fmt.Fprintf(&b, "      - {from: a, to: a, guard: g >= %d, sync: \"go!\", update: \"g = 0, k = (k + 1) %% 4\"}\n", 1+rng.IntN(2))
+	guard := func(i int) string {
+		c := rng.IntN(4)
+		switch rng.IntN(5) {
+		case 0:
+			return fmt.Sprintf("x%d >= %d", i, c)
+		case 1:
+			return fmt.Sprintf("x%d <= %d", i, c)
+		case 2:
+			return fmt.Sprintf("x%d > %d && x%d < %d", i, c, i, c+2)
+		case 3:
+			return fmt.Sprintf("x%d - x%d <= %d", i, (i+1)%n, c-1)
+		default:
+			return fmt.Sprintf("x%d >= %d && k == %d", i, c, rng.IntN(4))
+		}
+	}
+	for i := range n {
+		fmt.Fprintf(&b, "  - name: R%d\n    locations:\n      - {name: a, initial: true}\n      - {name: b}\n    edges:\n", i)
+		for range 1 + rng.IntN(3) {
+			to := []string{"a", "b"}[rng.IntN(2)]
+			fmt.Fprintf(&b, "      - {from: a, to: %s, guard: %q, sync: \"go?\", update: \"x%d = 0\"}\n", to, guard(i), i)
+		}
+		fmt.Fprintf(&b, "      - {from: b, to: a, guard: \"x%d >= 1\", update: \"x%d = 0\"}\n", i, i)
+	}
+	var clocks, procs []string
+	for i := range n {
+		clocks = append(clocks, fmt.Sprintf("x%d", i))
+		procs = append(procs, fmt.Sprintf("R%d", i))
+	}
+	s := b.String()
+	s = strings.Replace(s, "clock g;", "clock g, "+strings.Join(clocks, ", ")+";", 1)
+	return s + "system: system S, " + strings.Join(procs, ", ") + ";\n"
+}
+
+// TestBroadcastCutOnRandomWideModels: on random models of a broadcast to
+// four to six guarded receivers (wideBroadcastModel), a search with the
+// cut explores, stores and visits the same states as one without it, and
+// finds the same deadlocks.
+func TestBroadcastCutOnRandomWideModels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	runs := 24
+	if testing.Short() {
+		runs = 8
+	}
+	cut := 0
+	for m := range runs {
+		text := wideBroadcastModel(rng, 4+rng.IntN(3))
+		f, err := model.Parse("wide.yaml", []byte(text))
+		if err != nil {
+			t.Fatalf("model %d: %v\n%s", m, err, text)
+		}
+		net, err := f.Compile(nil)
+		if err != nil {
+			t.Fatalf("model %d: %v\n%s", m, err, text)
+		}
+		sys := zone.NewSystem(net)
+		search := func(on bool) (zone.Result, int) {
+			defer zone.SetBroadcastCutForTest(on)()
+			st := zone.NewStepper(sys)
+			var dead dbm.Federation
+			deadlocked := 0
+			opts := zone.Options{Workers: 1, VisitStored: true, Limits: zone.Limits{MaxStates: 5000}}
+			res := zone.Search(sys, opts, func(v *zone.Visit) bool {
+				if v.Stored {
+					var err error
+					if dead, err = st.Deadlocked(v.Locs, v.Vars, v.Zone, dead); err != nil {
+						t.Fatal(err)
+					}
+					if !dead.IsEmpty() {
+						deadlocked++
+					}
+				}
+				return false
+			})
+			return res, deadlocked
+		}
+		with, deadWith := search(true)
+		without, deadWithout := search(false)
+		if with.Reason != without.Reason || with.Explored != without.Explored || with.Stored != without.Stored || with.Transitions != without.Transitions || deadWith != deadWithout {
+			t.Fatalf("model %d: with the cut %v %+v, %d deadlocked; without %v %+v, %d\n%s", m, with.Reason, with.Stats, deadWith, without.Reason, without.Stats, deadWithout, text)
+		}
+		if with.Reason == zone.Completed {
+			cut++
+		}
+	}
+	if cut < runs/2 {
+		t.Errorf("only %d of %d searches completed: the models no longer test the cut", cut, runs)
 	}
 }

@@ -224,7 +224,7 @@ func FuzzDifferential(f *testing.F) {
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		text := Generate(NewSource(b)).Text
-		report(t, "fuzz", text, (&Harness{Ref: defaultReference(), Configs: Configs}).Compare(text))
+		report(t, "fuzz", text, (&Harness{Ref: defaultReference(), Configs: Configs, Simulate: true}).Compare(text))
 	})
 }
 
@@ -237,6 +237,6 @@ func FuzzDifferentialSymmetric(f *testing.F) {
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		text := GenerateSymmetric(NewSource(b)).Text
-		report(t, "fuzz", text, (&Harness{Ref: defaultReference(), Configs: Configs, Symmetry: true}).Compare(text))
+		report(t, "fuzz", text, (&Harness{Ref: defaultReference(), Configs: Configs, Symmetry: true, Simulate: true}).Compare(text))
 	})
 }

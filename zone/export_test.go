@@ -86,3 +86,7 @@ func SetBroadcastCutForTest(on bool) (restore func()) {
 	broadcastCutOn = on
 	return func() { broadcastCutOn = was }
 }
+
+// BroadcastChoicesForTest returns how many choices of broadcast receivers
+// st has enumerated (Stepper.combos), emitted or cut.
+func BroadcastChoicesForTest(st *Stepper) uint64 { return st.combos }

@@ -856,10 +856,13 @@ func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.
 			r.Verdict, r.Err = Error, res.Err
 			if wantTrace {
 				moves, err := pathMoves(sys, res.ErrNode, nil)
+				if err == nil && zone.Reduces(sys, zopts) {
+					r.Err, err = concreteFailure(sys, opts.From, moves, res.Err)
+				}
 				if err != nil {
 					r.TraceErr = err
 				} else {
-					r.Trace, r.TraceErr = traceToError(sys, opts, moves, res.Err.Move)
+					r.Trace, r.TraceErr = traceToError(sys, opts, moves, r.Err.Move)
 				}
 			}
 		case m.sup != nil && res.Reason == zone.Completed:
@@ -1101,6 +1104,45 @@ func buildLasso(sys *zone.System, from *State, moves []zone.Move, cycle int, goa
 // replayTrace is Replay; tests replace it to prove that a trace that does
 // not replay makes the verdict an error.
 var replayTrace = Replay
+
+// concreteFailure is the model error me, met by a search that stored
+// symmetry representatives, as the run moves (the path to its state,
+// mapped to the model's own processes) meets it: me's move and message
+// name the representative's processes, which the run's last state holds
+// permuted (difftest symmetric seed 113159: a0[2] overflowed in the
+// representative, a0[0] in the run, and the failing move's guard read
+// another process's clock, so that no concrete run ended where it holds).
+// The failing move is the first move of the run's last state whose
+// successor raises an error at the same place of the model.
+func concreteFailure(sys *zone.System, from *State, moves []zone.Move, me *zone.ModelError) (*zone.ModelError, error) {
+	t, _, err := symbolicPath(sys, from, moves, nil)
+	if err != nil {
+		return nil, err
+	}
+	last := len(t.Locs) - 1
+	locs, vars, z := t.Locs[last], t.Vars[last], t.Zones[last]
+	st := zone.NewStepper(sys)
+	dl := make([]int32, sys.NProcs)
+	dv := make([]int32, sys.NVars)
+	dz := dbm.New(sys.Dim)
+	var found *zone.ModelError
+	err = st.Moves(locs, vars, z, func(m zone.Move) bool {
+		_, perr := st.Post(locs, vars, z, m, dl, dv, dz)
+		var ce *zone.ModelError
+		if errors.As(perr, &ce) && !zone.Interrupted(perr) && ce.Err.Pos == me.Err.Pos {
+			found = ce
+			return false
+		}
+		return true
+	})
+	if err == nil && found == nil {
+		err = fmt.Errorf("%w (no move of the run's last state raises the model error %v)", ErrNotConcretisable, me)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return found, nil
+}
 
 // traceToError builds the concrete trace along moves to the state where
 // the move failing raises a model error, ending where its clock guard

@@ -163,6 +163,44 @@ func TestSymmetryTraceSkipsFailingMove(t *testing.T) {
 	}
 }
 
+// TestSymmetryTraceToAPermutedError: a model error met in a symmetry
+// representative comes with a replayed trace to it and the failing move as
+// the run meets them, in the run's own processes (testdata/symmetry/
+// trace-error-permuted.yaml's header), in every search order.
+func TestSymmetryTraceToAPermutedError(t *testing.T) {
+	f, net := loadModel(t, "testdata/symmetry/trace-error-permuted.yaml", nil)
+	qs, err := FromFile(net, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, order := range []zone.Order{zone.BFS, zone.DFS, zone.Progress} {
+		for _, r := range Check(zone.NewSystem(net), qs, Options{Symmetry: true, Workers: 1, Order: order}) {
+			checkPermutedError(t, net, order, r)
+		}
+	}
+}
+
+// checkPermutedError is TestSymmetryTraceToAPermutedError's check of one
+// result (the sup's exploration, or E[]'s liveness graph).
+func checkPermutedError(t *testing.T, net *model.Network, order zone.Order, r *Result) {
+	t.Helper()
+	if !strings.Contains(r.Extrapolation, "symmetry reduction") {
+		t.Fatalf("no symmetry reduction: %s", r.Extrapolation)
+	}
+	if r.Verdict != Error || r.Err == nil || r.Trace == nil || r.TraceErr != nil {
+		t.Fatalf("%s, %v: got %v (trace %v, %v, %v), want error with a replayed trace", r.Query.Name, order, r.Verdict, r.Trace != nil, r.Err, r.TraceErr)
+	}
+	// the failing move is taken from the trace's last state
+	last := len(r.Trace.Locs) - 1
+	st := zone.NewStepper(zone.NewSystem(net))
+	dl := make([]int32, len(r.Trace.Locs[last]))
+	dv := make([]int32, len(r.Trace.Vars[last]))
+	z := r.Trace.Zones[last]
+	if _, err := st.Post(r.Trace.Locs[last], r.Trace.Vars[last], z, r.Err.Move, dl, dv, z.Clone()); err == nil || !strings.Contains(err.Error(), r.Err.Err.Msg) {
+		t.Errorf("%s, %v: the failing move %v from the trace's last state gives %v, want %v", r.Query.Name, order, r.Err.Move, err, r.Err)
+	}
+}
+
 // TestSymmetryLivenessCycleCloses: under symmetry reduction a cycle of the
 // liveness graph's quotient leads, in the model, from a state to a
 // permutation of it; the witness repeats it until the run is back at the

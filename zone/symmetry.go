@@ -1131,6 +1131,11 @@ func symmetryFor(sys *System, opts Options) *symmetry {
 	return sym
 }
 
+// Reduces reports whether a search of sys under opts stores symmetry
+// representatives: its states, and the moves and model errors met in
+// them, are then those of a permutation of the model's.
+func Reduces(sys *System, opts Options) bool { return symmetryFor(sys, opts) != nil }
+
 // describeSymmetry is the part of Result.Extrapolation about symmetry,
 // under Options.Symmetry.
 func describeSymmetry(sys *System, opts Options) string {

@@ -138,6 +138,20 @@ func TestBroadcastCutKeepsSearchesAndPaths(t *testing.T) {
 	}
 }
 
+// initialOf returns a stepper of the model at path with N receivers and
+// the model's initial state.
+func initialOf(t *testing.T, path string, n int64) (*zone.Stepper, []int32, []int32, dbm.DBM) {
+	t.Helper()
+	sys := zone.NewSystem(compile(t, path, map[string]int64{"N": n}))
+	st := zone.NewStepper(sys)
+	locs, vars := sys.InitialDiscrete()
+	z := dbm.New(sys.Dim)
+	if ok, err := st.Initial(locs, vars, z); !ok || err != nil {
+		t.Fatalf("initial: %v %v", ok, err)
+	}
+	return st, locs, vars, z
+}
+
 // TestBroadcastCutUnderPriorities: under a channel priority the moves
 // before priorities are the broadcast's choices cut in the zone too: at
 // the initial state of 12 guarded receivers, a few of the 4,096 choices are
@@ -147,13 +161,7 @@ func TestBroadcastCutKeepsSearchesAndPaths(t *testing.T) {
 // TestBroadcastCutOnRandomWideModels compares the states reached with and
 // without the cut under priorities.
 func TestBroadcastCutUnderPriorities(t *testing.T) {
-	sys := zone.NewSystem(compile(t, "testdata/broadcast-guarded-receivers-priority.yaml", map[string]int64{"N": 12}))
-	st := zone.NewStepper(sys)
-	locs, vars := sys.InitialDiscrete()
-	z := dbm.New(sys.Dim)
-	if ok, err := st.Initial(locs, vars, z); !ok || err != nil {
-		t.Fatalf("initial: %v %v", ok, err)
-	}
+	st, locs, vars, z := initialOf(t, "testdata/broadcast-guarded-receivers-priority.yaml", 12)
 	broadcasts, internal := 0, 0
 	if err := st.Moves(locs, vars, z, func(m zone.Move) bool {
 		if m[0].Proc == 0 {
@@ -177,13 +185,7 @@ func TestBroadcastCutUnderPriorities(t *testing.T) {
 // 24 guarded receivers has 2^24 choices; in its zone two have guards that
 // meet it, and only those are enumerated.
 func TestBroadcastCutAtTwentyFourReceivers(t *testing.T) {
-	sys := zone.NewSystem(compile(t, "testdata/broadcast-guarded-receivers.yaml", map[string]int64{"N": 24}))
-	st := zone.NewStepper(sys)
-	locs, vars := sys.InitialDiscrete()
-	z := dbm.New(sys.Dim)
-	if ok, err := st.Initial(locs, vars, z); !ok || err != nil {
-		t.Fatalf("initial: %v %v", ok, err)
-	}
+	st, locs, vars, z := initialOf(t, "testdata/broadcast-guarded-receivers.yaml", 24)
 	n := 0
 	if err := st.Moves(locs, vars, z, func(zone.Move) bool { n++; return n < 1000 }); err != nil {
 		t.Fatal(err)

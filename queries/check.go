@@ -856,13 +856,10 @@ func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.
 			r.Verdict, r.Err = Error, res.Err
 			if wantTrace {
 				moves, err := pathMoves(sys, res.ErrNode, nil)
-				if err == nil && zone.Reduces(sys, zopts) {
-					r.Err, err = concreteFailure(sys, opts.From, moves, res.Err)
-				}
 				if err != nil {
 					r.TraceErr = err
 				} else {
-					r.Trace, r.TraceErr = traceToError(sys, opts, moves, r.Err.Move)
+					r.Err, r.Trace, r.TraceErr = traceToFailure(sys, opts, moves, res.Err, zone.Reduces(sys, zopts))
 				}
 			}
 		case m.sup != nil && res.Reason == zone.Completed:
@@ -1114,8 +1111,8 @@ var replayTrace = Replay
 // another process's clock, so that no concrete run ended where it holds).
 // The failing move is the first move of the run's last state whose
 // successor raises an error at the same place of the model.
-func concreteFailure(sys *zone.System, from *State, moves []zone.Move, me *zone.ModelError) (*zone.ModelError, error) {
-	t, _, err := symbolicPath(sys, from, moves, nil)
+func concreteFailure(sys *zone.System, from *State, moves []zone.Move, me *zone.ModelError, stop func() bool) (*zone.ModelError, error) {
+	t, _, err := symbolicPath(sys, from, moves, stop)
 	if err != nil {
 		return nil, err
 	}
@@ -1142,6 +1139,24 @@ func concreteFailure(sys *zone.System, from *State, moves []zone.Move, me *zone.
 		return nil, err
 	}
 	return found, nil
+}
+
+// traceToFailure is traceToError for the model error me that a search met
+// after moves (a run of the model); where the search stored symmetry
+// representatives (reduced), me is first taken to the run's own processes
+// (concreteFailure). It returns the error as the trace meets it, me where
+// that could not be done.
+func traceToFailure(sys *zone.System, opts Options, moves []zone.Move, me *zone.ModelError, reduced bool) (*zone.ModelError, *Trace, error) {
+	if reduced {
+		l := newTraceLimit(opts)
+		ce, err := concreteFailure(sys, opts.From, moves, me, l.stopFunc())
+		if err != nil {
+			return me, nil, l.explain(err)
+		}
+		me = ce
+	}
+	t, err := traceToError(sys, opts, moves, me.Move)
+	return me, t, err
 }
 
 // traceToError builds the concrete trace along moves to the state where

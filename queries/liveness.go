@@ -300,14 +300,11 @@ func checkLiveness(sys *zone.System, q *Query, opts Options, live *liveGraph) *R
 				start, steps := g.PathSteps(g.ErrNode)
 				moves, _, err = g.Run(start, steps, 0)
 			}
-			if err == nil && zone.Reduces(sys, zone.Options{Symmetry: opts.Symmetry}) {
-				// the graph's nodes are representatives (concreteFailure)
-				r.Err, err = concreteFailure(sys, opts.From, moves, res.Err)
-			}
 			if err != nil {
 				r.TraceErr = err
 			} else {
-				r.Trace, r.TraceErr = traceToError(sys, opts, moves, r.Err.Move)
+				// the graph's nodes are representatives under symmetry
+				r.Err, r.Trace, r.TraceErr = traceToFailure(sys, opts, moves, res.Err, zone.Reduces(sys, zone.Options{Symmetry: opts.Symmetry}))
 			}
 		}
 		return r

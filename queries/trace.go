@@ -74,7 +74,7 @@ func symbolicPath(sys *zone.System, from *State, moves []zone.Move, stop func() 
 	for _, m := range moves {
 		// each step keeps two matrices: a long path of a model with many
 		// clocks takes seconds and gigabytes (1,500 steps of 1,500
-		// clocks: 18 MB a step), so the trace's time limit is polled
+		// clocks: 18 MB a step), so the trace's limits are polled
 		if stop != nil && stop() {
 			return nil, nil, ErrTraceTime
 		}

@@ -633,12 +633,8 @@ func (r *runner) divePicks(s enabled) {
 	env := r.env
 	env.Vars, env.Locs = r.vars, r.locs
 	iv := r.inv
-	se := &r.net.Procs[s.p].Edges[s.e]
-	for k := range se.ClockGuard {
-		if r.restrict(&iv, &se.ClockGuard[k], r.clocks, r.ones) != nil {
-			iv = r.inv
-			break
-		}
+	if r.restrictRef(&iv, zone.EdgeRef{Proc: s.p, Edge: s.e}) != nil {
+		iv = r.inv
 	}
 	for g := range r.pick {
 		r.meets = r.meets[:0]
@@ -666,38 +662,48 @@ func (r *runner) divePicks(s enabled) {
 // fails to evaluate, iv is returned as it is, meeting.
 func (r *runner) optionWindow(g, idx int, iv interval) (interval, bool) {
 	grp := r.groups[g]
+	w := iv
 	if idx < len(grp) {
 		q := &r.en[grp[idx]]
-		e := &r.net.Procs[q.p].Edges[q.e]
-		w := iv
-		for k := range e.ClockGuard {
-			if r.restrict(&w, &e.ClockGuard[k], r.clocks, r.ones) != nil {
-				return iv, true
-			}
+		if r.restrictRef(&w, zone.EdgeRef{Proc: q.p, Edge: q.e}) != nil {
+			return iv, true
 		}
 		return w, !w.empty()
 	}
 	k := idx - len(grp)
-	w := iv
 	for _, j := range grp {
 		q := &r.en[j]
-		e := &r.net.Procs[q.p].Edges[q.e]
-		n := len(e.ClockGuard)
-		fail := k % n
-		k /= n
-		for c := 0; c <= fail; c++ {
-			var err *model.RuntimeError
-			if c == fail {
-				err = r.restrictNeg(&w, &e.ClockGuard[c], r.clocks, r.ones)
-			} else {
-				err = r.restrict(&w, &e.ClockGuard[c], r.clocks, r.ones)
-			}
-			if err != nil {
-				return iv, true
-			}
+		n := len(r.net.Procs[q.p].Edges[q.e].ClockGuard)
+		if r.restrictRef(&w, zone.SkipRef(q.p, q.e, int32(k%n))) != nil {
+			return iv, true
 		}
+		k /= n
 	}
 	return w, !w.empty()
+}
+
+// restrictRef restricts iv by the clock guard of ref, a part of a move: an
+// edge taken, or a way to stay out of a broadcast, whose failing
+// constraint is negated (zone.SkipRef).
+func (r *runner) restrictRef(iv *interval, ref zone.EdgeRef) *model.RuntimeError {
+	edge, fail, skip := ref.Skip()
+	e := &r.net.Procs[ref.Proc].Edges[edge]
+	n := len(e.ClockGuard)
+	if skip {
+		n = int(fail) + 1
+	}
+	for k := range n {
+		var err *model.RuntimeError
+		if skip && k == int(fail) {
+			err = r.restrictNeg(iv, &e.ClockGuard[k], r.clocks, r.ones)
+		} else {
+			err = r.restrict(iv, &e.ClockGuard[k], r.clocks, r.ones)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // try computes the delay window of move m and records it when non-empty.
@@ -716,23 +722,9 @@ func (r *runner) try(m []zone.EdgeRef, committed bool) *model.RuntimeError {
 	iv := r.inv
 	env.Vars, env.Locs = r.vars, r.locs
 	for _, ref := range m {
-		edge, fail, skip := ref.Skip()
-		e := &net.Procs[ref.Proc].Edges[edge]
-		n := len(e.ClockGuard)
-		if skip {
-			n = int(fail) + 1
-		}
-		for k := range n {
-			var err *model.RuntimeError
-			if skip && k == int(fail) {
-				err = r.restrictNeg(&iv, &e.ClockGuard[k], r.clocks, r.ones)
-			} else {
-				err = r.restrict(&iv, &e.ClockGuard[k], r.clocks, r.ones)
-			}
-			if err != nil {
-				r.errMove, r.errDelay = slices.Clone(zone.Move(m)), 0
-				return err
-			}
+		if err := r.restrictRef(&iv, ref); err != nil {
+			r.errMove, r.errDelay = slices.Clone(zone.Move(m)), 0
+			return err
 		}
 	}
 	if iv.empty() {

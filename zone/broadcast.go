@@ -242,24 +242,11 @@ func (st *Stepper) cutGroup(e enabledEdge, gi int, emit func(Move) bool) bool {
 		st.odometer[gi] = v
 		mark := len(bc.log)
 		in := true
-		// constrain imposes constraint k of receiving edge pos of the
-		// group (negated: its skip's failing constraint)
-		constrain := func(pos int32, k int, negated bool) {
-			r := es.enabled[rs[pos]]
-			c := &procs[r.proc].Edges[r.edge].ClockGuard[k]
-			i, j, b := c.I, c.J, bc.bounds[bc.at[pos]+int32(k)]
-			if negated {
-				i, j, b = j, i, b.Neg()
-			}
-			bc.log, in = bc.z.ConstrainLog(i, j, b, bc.log)
-		}
 		if v < g.end-g.start {
 			pos := g.start + v
 			r := es.enabled[rs[pos]]
-			for k := range procs[r.proc].Edges[r.edge].ClockGuard {
-				if constrain(pos, k, false); !in {
-					break
-				}
+			for k := 0; k < len(procs[r.proc].Edges[r.edge].ClockGuard) && in; k++ {
+				in = st.cutConstrain(rs, pos, k, false)
 			}
 		} else {
 			// the skip's digits as emitBroadcast reads them: for each
@@ -272,16 +259,33 @@ func (st *Stepper) cutGroup(e enabledEdge, gi int, emit func(Move) bool) bool {
 				fail := int(s % m)
 				s /= m
 				for k := 0; k <= fail && in; k++ {
-					constrain(pos, k, k == fail)
+					in = st.cutConstrain(rs, pos, k, k == fail)
 				}
 			}
 		}
-		if in && !st.cutGroup(e, gi+1, emit) {
-			bc.log = bc.z.Undo(bc.log, mark)
+		more := !in || st.cutGroup(e, gi+1, emit)
+		bc.log = bc.z.Undo(bc.log, mark)
+		if !more {
 			return false
 		}
-		bc.log = bc.z.Undo(bc.log, mark)
 	}
 	st.odometer[gi] = 0
 	return true
+}
+
+// cutConstrain imposes on the zone of broadcastCut constraint k of the
+// receiving edge at position pos of the channel's receivers rs (negated:
+// a skip's failing constraint) and reports whether the zone is left
+// non-empty.
+func (st *Stepper) cutConstrain(rs []int32, pos int32, k int, negated bool) bool {
+	bc := &st.bcast
+	r := st.cur.enabled[rs[pos]]
+	c := &st.sys.Net.Procs[r.proc].Edges[r.edge].ClockGuard[k]
+	i, j, b := c.I, c.J, bc.bounds[bc.at[pos]+int32(k)]
+	if negated {
+		i, j, b = j, i, b.Neg()
+	}
+	var in bool
+	bc.log, in = bc.z.ConstrainLog(i, j, b, bc.log)
+	return in
 }

@@ -46,8 +46,8 @@ func (st *Stepper) prioritised(locs, vars []int32, z dbm.DBM, fn func(Move) bool
 	// z, and as a higher move it is enabled nowhere in z, so it blocks
 	// nothing there; kept, it would only split the lower moves into
 	// pieces whose union is the same (and, with n guarded receivers, 2^n
-	// of them to enumerate: 16 receivers under a channel priority took
-	// 10.7 s for one state)
+	// of them to enumerate: 12 receivers under a channel priority took
+	// 7.7 s, docs/results.md)
 	if err := st.moves(locs, vars, z, func(m Move) bool {
 		pre = append(pre, preMove{m: append(Move(nil), m...)})
 		return true

@@ -243,11 +243,11 @@ const (
 )
 
 // tryALUEviction reports whether to test the next stored zone for aLU
-// eviction (else for inclusion only), and counts the try.
-func (p *passedList) tryALUEviction() bool {
-	p.aluTries++
-	if p.aluTries < p.aluWarmup || p.aluHits*aluMinRate >= p.aluTries {
+// eviction (else for inclusion only), the list's tries-th such test
+// (insertUncovered counts them).
+func (p *passedList) tryALUEviction(tries int64) bool {
+	if tries < p.aluWarmup || p.aluHits*aluMinRate >= tries {
 		return true
 	}
-	return p.aluTries%aluSample == 0
+	return tries%aluSample == 0
 }

@@ -279,6 +279,13 @@ func TestClockRangesOfMinimalZones(t *testing.T) {
 	}
 }
 
+// nextALUEviction counts one more eviction test of p, as insertUncovered
+// does, and reports whether it is tried under aLU.
+func nextALUEviction(p *passedList) bool {
+	p.aluTries++
+	return p.tryALUEviction(p.aluTries)
+}
+
 // TestALUEvictionTriedWhilePaying checks the schedule of tryALUEviction:
 // every test during the warm-up, then one in aluSample while fewer than
 // one in aluMinRate evicted, and every test again once the rate is back.
@@ -286,7 +293,7 @@ func TestALUEvictionTriedWhilePaying(t *testing.T) {
 	p := newPassedList(3, false, false)
 	tried := func(n int) (k int) {
 		for range n {
-			if p.tryALUEviction() {
+			if nextALUEviction(p) {
 				k++
 			}
 		}
@@ -322,7 +329,7 @@ func TestALUWarmupSharedByShards(t *testing.T) {
 			p := &s.shards[i].p
 			// a shard that never evicts beyond inclusion: count the full
 			// tests until it first samples
-			for p.tryALUEviction() {
+			for nextALUEviction(p) {
 				full++
 			}
 		}

@@ -113,8 +113,11 @@ func BenchmarkAgreement(b *testing.B) {
 }
 
 // BenchmarkWorkers explores the full zone graph of Fischer's protocol
-// (N = 9) and CSMA/CD (N = 10) with the sequential driver and with the
-// parallel one at 1, 2 and 4 workers: "parallel/1" is the cost of the
+// (N = 9), CSMA/CD (N = 10) and testdata/independent-loops.yaml (N = 4,
+// under aLU subsumption: hundreds of zones a discrete part, scanned under
+// a shard's lock, so that a worker mostly waits for the other's scan) with
+// the sequential driver and with the parallel one at 1, 2 and 4 workers:
+// "parallel/1" is the cost of the
 // parallel machinery alone (shards, queues, atomics). "twins/2" runs two
 // sequential searches at once, in two goroutines that share nothing: its
 // time against "sequential" is what the machine gives two searches, so
@@ -127,11 +130,16 @@ func BenchmarkWorkers(b *testing.B) {
 	for _, m := range []struct {
 		name, path string
 		n          int64
-	}{{"fischer-9", "../testdata/fischer.yaml", 9}, {"csmacd-10", "../testdata/csmacd.yaml", 10}} {
+		sub        zone.Subsumption
+	}{
+		{"fischer-9", "../testdata/fischer.yaml", 9, zone.Inclusion},
+		{"csmacd-10", "../testdata/csmacd.yaml", 10, zone.Inclusion},
+		{"loops-4", "testdata/independent-loops.yaml", 4, zone.ALU},
+	} {
 		net := compile(b, m.path, map[string]int64{"N": m.n})
 		sys := zone.NewSystem(net)
 		visitor := func() zone.Visitor { return func(*zone.Visit) bool { return false } }
-		opts := zone.Options{Extrapolation: zone.Extrapolation{Local: true}}
+		opts := zone.Options{Extrapolation: zone.Extrapolation{Local: true}, Subsumption: m.sub}
 		for _, w := range []int{0, 1, 2, 4} {
 			name := m.name + "/sequential"
 			if w > 0 {

@@ -307,11 +307,19 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 	}
 	prev := (*nodeRec)(nil)
 	haveCons := consReady && !p.full // p.sc.codec.cons holds z's minimal constraints
+	// the eviction tests are counted here and written to the list once:
+	// in a parallel search its counters share the shard lock's cache line
+	// (passedShard), which a waiting worker reads as it spins, and a write
+	// per test would then take the line back at every test of the chain
+	tries := p.aluTries
 	for i, pos := kr.head, 0; i != 0; pos++ {
 		r := s.recs.at(uint64(i - 1))
 		next := r.next
 		sz := s.zoneOf(r)
-		if p.evicts(sz, i-1, z, &haveCons, pos >= cachedFromPos) {
+		if p.alu {
+			tries++
+		}
+		if p.evicts(sz, i-1, z, &haveCons, pos >= cachedFromPos, tries) {
 			if s.ranked && atomic.LoadUint32(&r.flags)&expandedFlag != 0 {
 				// a mistake: the evicted zone was expanded, and its
 				// successors may be waiting; the new zone ranks above
@@ -336,6 +344,7 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 		}
 		i = next
 	}
+	p.aluTries = tries
 	n := p.add(kr, z, parent, moveIdx, haveCons)
 	if s.ranked {
 		*s.ranks.at(uint64(n >> s.shardBits)) = uint8(rank)
@@ -344,11 +353,12 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 }
 
 // evicts reports whether the stored zone sz (of record i) is covered by z:
-// under aLU by aLU subsumption while its tests pay (tryALUEviction),
-// else by inclusion. An aLU eviction is tested for inclusion too, to
-// count those that inclusion would not have made; evictions are few.
-func (p *passedList) evicts(sz storedZone, i uint32, z dbm.DBM, haveCons *bool, cached bool) bool {
-	if !p.alu || !p.tryALUEviction() {
+// under aLU by aLU subsumption while its tests pay (tryALUEviction; tries
+// counts the list's eviction tests under aLU, this one included), else by
+// inclusion. An aLU eviction is tested for inclusion too, to count those
+// that inclusion would not have made; evictions are few.
+func (p *passedList) evicts(sz storedZone, i uint32, z dbm.DBM, haveCons *bool, cached bool, tries int64) bool {
+	if !p.alu || !p.tryALUEviction(tries) {
 		return p.within(sz, i, z, haveCons, cached)
 	}
 	if !p.aluEvicts(sz, i, z) {

@@ -307,11 +307,13 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 	}
 	prev := (*nodeRec)(nil)
 	haveCons := consReady && !p.full // p.sc.codec.cons holds z's minimal constraints
-	// the eviction tests are counted here and written to the list once:
-	// in a parallel search its counters share the shard lock's cache line
-	// (passedShard), which a waiting worker reads as it spins, and a write
-	// per test would then take the line back at every test of the chain
-	tries := p.aluTries
+	// the eviction tests and the evictions are counted here and written
+	// to the list once: in a parallel search its counters share the shard
+	// lock's cache line (passedShard), which a waiting worker reads as it
+	// spins, and a write per test would then take the line back at every
+	// test of the chain (docs/results.md, "A shard's counters under
+	// contention")
+	tries, evicted := p.aluTries, int64(0)
 	for i, pos := kr.head, 0; i != 0; pos++ {
 		r := s.recs.at(uint64(i - 1))
 		next := r.next
@@ -332,8 +334,7 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 			if p.reclaim {
 				s.release(r)
 			}
-			p.cover++
-			p.stored--
+			evicted++
 			if prev == nil {
 				kr.head = next
 			} else {
@@ -345,6 +346,8 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 		i = next
 	}
 	p.aluTries = tries
+	p.cover += evicted
+	p.stored -= evicted
 	n := p.add(kr, z, parent, moveIdx, haveCons)
 	if s.ranked {
 		*s.ranks.at(uint64(n >> s.shardBits)) = uint8(rank)

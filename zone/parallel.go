@@ -70,9 +70,10 @@ type sharedPassed struct {
 }
 
 // passedShard is a shard's lock and list, by value: the list's fields
-// that every test writes (its scratch pointer and counters) come first,
-// so that they share the lock's cache line, which the worker that takes
-// the lock owns already, and the shard's size is a multiple of a cache
+// that every lookup and insert writes (its scratch pointer and counters)
+// come first, so that they share the lock's cache line, which the worker
+// that takes the lock owns already (written once per operation: a waiter
+// spinning on the line takes it back at each write), and the shard's size is a multiple of a cache
 // line (TestPassedShardLayout), so that no two shards share one (the
 // shards of even one worker take 3 KiB, and Go's allocator places
 // objects over 1 KiB at multiples of 128 bytes).

@@ -14,12 +14,14 @@ import (
 type passedList struct {
 	// sc is the scratch the list's operations write besides the list
 	// itself; cover and stored are counters. These are written at every
-	// test, in a parallel search by whichever worker holds the shard's
-	// lock, which brings its own scratch (sharedView.lock). They come
-	// first, on a cache line of their own (in a parallel search, the
-	// lock's: passedShard), apart from the fields below, which every test
-	// reads and only a new discrete part writes: a worker then does not
-	// miss on those because another worker counted.
+	// lookup or insert, in a parallel search by whichever worker holds
+	// the shard's lock, which brings its own scratch (sharedView.lock).
+	// They come first, on a cache line of their own (in a parallel
+	// search, the lock's: passedShard), apart from the fields below,
+	// which every test reads and only a new discrete part writes: a
+	// worker then does not miss on those because another worker counted.
+	// A waiting worker spins reading the lock's line, so a loop over a
+	// chain counts in locals and writes here once (insertUncovered).
 	sc     *passedScratch
 	stored int64
 	cover  int64 // successors dropped as included plus stored nodes evicted

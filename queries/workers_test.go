@@ -21,7 +21,10 @@ func TestWorkersKeepVerdicts(t *testing.T) {
 	cases := append(globModels(t, "testdata/semantics/*.yaml", "../testdata/*.yaml", "../testdata/uppaal/*.yaml"),
 		modelInstance{"../testdata/fischer.yaml", map[string]int64{"N": 6}},
 		modelInstance{"../testdata/fischer.yaml", map[string]int64{"N": 5, "w": 9}},
-		modelInstance{"../testdata/csmacd.yaml", map[string]int64{"N": 6}})
+		modelInstance{"../testdata/csmacd.yaml", map[string]int64{"N": 6}},
+		// hundreds of zones under one discrete part: the workers' covered
+		// tests read one chain at once, without its lock
+		modelInstance{"../zone/testdata/independent-loops.yaml", map[string]int64{"N": 4}})
 	configs := []struct {
 		name string
 		opts Options

@@ -56,6 +56,12 @@ type sharedPassed struct {
 	// fullZones: the shards' codecs store full matrices, not minimal
 	// constraints
 	fullZones bool
+	// lockFree: coverExact reads the chains without the shard's lock
+	// (passedList.coveredShared), each worker's reads counted by grace,
+	// whose grace periods the shards wait for before they reuse an
+	// evicted zone's bytes
+	lockFree bool
+	grace    *graceClock
 	// countStored: a state limit is set (Limits.MaxStates), so stored
 	// counts; without one nothing reads it, and the workers do not write
 	// its line at every state they store
@@ -112,6 +118,7 @@ func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed
 type sharedView struct {
 	s       *sharedPassed
 	scratch *viewScratch
+	worker  int // the view's slot in s.grace
 }
 
 // viewScratch is a worker's scratch for the shared list: the passed
@@ -121,6 +128,10 @@ type sharedView struct {
 type viewScratch struct {
 	passedScratch
 	zone []byte
+	// covered counts the successors this worker found covered without
+	// a shard's lock (sharedPassed.lockFree), which the shards' counts
+	// do not hold; read by the coordinator for its progress reports
+	covered atomic.Int64
 }
 
 // lock locks the shard of hash h and gives its list this worker's
@@ -154,6 +165,30 @@ func (v sharedView) insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32) 
 
 func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 	h := maphash.Bytes(v.s.seed, key)
+	if v.s.lockFree {
+		// most successors are covered: where the discrete part is
+		// stored, the test runs without the lock, so that workers whose
+		// successors fall under one discrete part of many zones test them
+		// at once instead of in turn; insertAt tests the zones stored
+		// since under the lock (a new discrete part is added under it)
+		p := &v.s.shards[h&v.s.mask].p
+		v.s.grace.enter(v.worker)
+		k, ok := p.findShared(key, h)
+		var head uint32
+		covered := false
+		if ok {
+			head = atomic.LoadUint32(&p.keys.at(uint64(k)).head)
+			covered = p.coveredShared(head, z, &v.scratch.passedScratch)
+		}
+		v.s.grace.exit(v.worker)
+		if covered {
+			v.scratch.covered.Add(1)
+			return keyRef{}, true
+		}
+		if ok {
+			return keyRef{h, k, head}, false
+		}
+	}
 	sh, p := v.lock(h)
 	k, head, ok := p.coverExactHashed(key, h, z)
 	sh.mu.Unlock()
@@ -210,6 +245,17 @@ func (v sharedView) coversAny(key []byte, zs []dbm.DBM) bool {
 	ok := p.coversAnyHashed(key, h, zs)
 	sh.mu.Unlock()
 	return ok
+}
+
+// coveredFree sums the successors the workers found covered without a
+// shard's lock (a view not built yet counts none).
+func coveredFree(views []*viewScratch) (n int64) {
+	for _, v := range views {
+		if v != nil {
+			n += v.covered.Load()
+		}
+	}
+	return n
 }
 
 // counts sums the shards' counters, taking each shard's lock in turn.
@@ -492,6 +538,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	res := Result{Extrapolation: describeSearch(sys, opts)}
 	sub, _ := ResolveSubsumption(sys, opts)
 	shared := newSharedPassed(sys.Dim, opts, workers, sub == ALU)
+	shared.grace = newGraceClock(workers + 1) // the last slot is the initial state's view
 	mem := newMemSampler()
 
 	// stop is set once the search must end: by a worker (the visitor asked
@@ -534,11 +581,15 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	// from its own processor's spans, so that no two workers write to one
 	// cache line (with them built here, Fischer's protocol ran 30 % slower
 	// on two workers than it should).
-	newExp := func() *expander {
+	// views[i] is worker i's scratch for the shared list, views[workers]
+	// the initial state's
+	views := make([]*viewScratch, workers+1)
+	newExp := func(i int) *expander {
 		e := newExpander(sys, shared.graph, opts, sub == ALU, nil, newVisitor())
 		sc := &viewScratch{passedScratch: *newPassedScratch(sys.Dim, opts.FullZones)}
+		views[i] = sc
 		sc.l, sc.u = e.bl, e.bu
-		e.passed = sharedView{s: shared, scratch: sc}
+		e.passed = sharedView{s: shared, scratch: sc, worker: i}
 		e.st.SetInterrupt(interrupt)
 		return e
 	}
@@ -554,6 +605,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 			}
 		}
 		res.Stored, res.Discrete, res.Covered = shared.counts()
+		res.Covered += coveredFree(views)
 		res.Elapsed = now().Sub(start)
 		res.PeakMemory = mem.sample()
 		if searchDone != nil {
@@ -566,14 +618,23 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 		return res
 	}
 
-	init := newExp()
+	init := newExp(workers)
 	// evicted zones' bytes are reused on the sequential search's terms
-	// (Search); the workers read a zone they expand under its shard's
-	// lock (sharedView.loadSource)
+	// (Search): the workers read a zone they expand under its shard's
+	// lock (sharedView.loadSource), and the covered test, which reads the
+	// chains without it, is waited for (graceClock) before the bytes of a
+	// zone it may be reading are reused. Under the convex hull the covered
+	// test takes the lock (insertHull replaces a discrete part's one
+	// zone).
+	shared.lockFree = !opts.Hull
 	reclaim := reclaimEvicted && !opts.Hull && !sys.movesReadZone && (init.sym == nil || !init.xp.splits())
 	shared.graph.reclaimed = reclaim
 	for i := range shared.shards {
-		shared.shards[i].p.reclaim = reclaim
+		p := &shared.shards[i].p
+		p.reclaim = reclaim
+		if reclaim && shared.lockFree {
+			p.grace, p.retired = shared.grace, &retiredZones{}
+		}
 	}
 	if init.sym != nil {
 		shared.graph.sym = &symTrace{extrap: opts.Extrapolation, start: opts.Initial, exactFirst: init.exactFirst}
@@ -643,7 +704,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 		ready.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			e := newExp()
+			e := newExp(i)
 			exps[i] = e
 			ready.Done()
 			var list workerList = &stealingList{queues: queues, i: i, order: opts.Order}
@@ -700,6 +761,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 					s.Transitions += e.transitions.Load()
 				}
 				s.Stored, _, s.Covered = shared.counts()
+				s.Covered += coveredFree(views)
 				s.Checked, s.Nodes = checked.Load(), nodes.Load()
 				s.Elapsed = t.Sub(start)
 				s.PeakMemory = mem.peak

@@ -70,9 +70,18 @@ type passedList struct {
 	// judges their rate (tryALUEviction): aluWarmup for a whole list, its
 	// share for a parallel search's shard.
 	aluWarmup int64
+	// sharedSlots is slots for the readers that do not hold the shard's
+	// lock (findShared): a copy of its header, stored again when the index
+	// grows; the slots themselves are stored atomically.
+	sharedSlots atomic.Pointer[[]uint32]
+	// grace, in a parallel search whose workers read chains without the
+	// lock, delays the reuse of evicted zones' bytes (reclaim) until no
+	// such read can see them: retired holds them meanwhile
+	grace   *graceClock
+	retired *retiredZones
 	// pads a passedShard to a whole number of cache lines
 	// (TestPassedShardLayout)
-	_ [8]byte
+	_ [48]byte
 }
 
 // passedScratch is what a passed list's operations write besides the list:
@@ -120,6 +129,7 @@ func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall int, po
 	p.nodes = newNodeStore(dim*dim*4, shard, shardBits)
 	p.keys.layout = segLayout{first: 6, last: 16}
 	p.slots = make([]uint32, 16)
+	p.publishSlots()
 	if !p.full {
 		p.decoded = newDecodedCache(dim, cacheBytes, cacheSmall, pool)
 		p.ranges = newRangeCache(dim, rangeBytes)
@@ -150,7 +160,9 @@ func (p *passedList) lookup(key []byte, h uint64) int {
 			p.keys.ensure(seg)
 			p.nkeys++
 			*p.keys.at(uint64(k)) = keyRec{key: p.nodes.addKey(key), hash: hi}
-			p.slots[i] = uint32(k + 1)
+			// published to findShared: the record and the key's bytes
+			// are written before
+			atomic.StoreUint32(&p.slots[i], uint32(k+1))
 			if 4*p.nkeys > 3*len(p.slots) {
 				p.grow()
 			}
@@ -214,6 +226,65 @@ func (p *passedList) grow() {
 		}
 		p.slots[i] = uint32(k + 1)
 	}
+	p.publishSlots()
+}
+
+// publishSlots gives findShared the index as it is now: filled before.
+func (p *passedList) publishSlots() {
+	sl := p.slots
+	p.sharedSlots.Store(&sl)
+}
+
+// findShared is find for a caller that does not hold the shard's lock,
+// which another worker may hold to add keys (lookup, grow): it reads the
+// index through sharedSlots and each slot atomically, and the records and
+// key bytes that a slot's store published. A key added meanwhile may be
+// missed (false); the caller then looks it up under the lock.
+func (p *passedList) findShared(key []byte, h uint64) (int, bool) {
+	slots := *p.sharedSlots.Load()
+	hi := uint32(h >> 32)
+	mask := uint64(len(slots) - 1)
+	shift := 64 - uint(bits.Len(uint(len(slots)-1)))
+	for i := h >> shift & mask; ; i = (i + 1) & mask {
+		s := atomic.LoadUint32(&slots[i])
+		if s == 0 {
+			return 0, false
+		}
+		if r := p.keys.at(uint64(s - 1)); r.hash == hi && string(p.nodes.key(r.key)) == string(key) {
+			return int(s - 1), true
+		}
+	}
+}
+
+// coveredShared is coveredIn over a whole chain, from its head (read
+// atomically from its keyRec), for a caller that does not hold the
+// shard's lock, with its own scratch sc (its aLU
+// bounds and a matrix to decode into; the shard's cache of decoded zones
+// is the lock holder's). The chain's head and links are read atomically,
+// as the holder stores them: the chain may lose evicted nodes and gain
+// new ones at its head meanwhile, so every node stored before the scan
+// and not evicted during it is tested, and maybe some evicted ones, whose
+// zones are then covered by the zone that evicted them (both under
+// inclusion and aLU, whose abstraction is a closure). Their bytes stay
+// put: the store reuses an evicted zone's bytes only after a grace period
+// (graceClock), which the caller's read holds up.
+func (p *passedList) coveredShared(head uint32, z dbm.DBM, sc *passedScratch) bool {
+	s := p.nodes
+	for i := head; i != 0; {
+		r := s.recs.at(uint64(i - 1))
+		sz := s.zoneOf(r)
+		if sz.includes(z) {
+			return true
+		}
+		if p.alu && !(sz.minimal && minimalNotCovered(z.M, z.Dim, sz.b, sz.width, sc.l, sc.u)) {
+			sz.load(sc.codec.scratch)
+			if aluSubsetEq(z.M, sc.codec.scratch.M, z.Dim, sc.l, sc.u) {
+				return true
+			}
+		}
+		i = atomic.LoadUint32(&r.next)
+	}
+	return false
 }
 
 // insert adds (key, z) unless a stored zone for key includes z. Stored zones
@@ -333,14 +404,19 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 			if p.decoded != nil {
 				p.decoded.drop(i - 1)
 			}
-			if p.reclaim {
-				s.release(r)
-			}
 			evicted++
+			// stored atomically for coveredShared's readers
 			if prev == nil {
-				kr.head = next
+				atomic.StoreUint32(&kr.head, next)
 			} else {
-				prev.next = next
+				atomic.StoreUint32(&prev.next, next)
+			}
+			if p.reclaim {
+				if p.grace != nil {
+					p.retired.retire(p.grace, s, i-1) // unlinked first
+				} else {
+					s.release(r)
+				}
 			}
 		} else {
 			prev = r
@@ -442,7 +518,7 @@ func (p *passedList) add(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, ha
 	if minimal && p.alu {
 		p.ranges.put(uint32(i), z)
 	}
-	kr.head = uint32(i + 1)
+	atomic.StoreUint32(&kr.head, uint32(i+1)) // publishes the node to coveredShared
 	p.stored++
 	return s.id(i)
 }
@@ -472,7 +548,7 @@ func (p *passedList) insertHull(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx in
 	p.cover++
 	p.stored--
 	old := kr.head - 1
-	kr.head = 0
+	atomic.StoreUint32(&kr.head, 0)
 	n := p.add(kr, h, parent, moveIdx, false)
 	if s := p.nodes; s.ranked {
 		// the hull replaces the stored zone: it ranks above it if that

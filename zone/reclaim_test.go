@@ -86,12 +86,17 @@ func TestEvictedZonesAreReused(t *testing.T) {
 // TestParallelSearchReusesEvictedZones proves that the parallel search may
 // hand an evicted zone's bytes to a new zone although other workers run:
 // a worker reads the zone it expands under its shard's lock and skips it
-// if it was evicted by then (sharedView.loadSource). With four workers
-// and reuse on, bytes are reused, the same discrete states are reached as
-// by the sequential search, and every successor computed lies within the
-// zones the sequential search stores for its discrete state: a zone read
-// after its bytes went to another zone would give successors outside
-// them. (Run under -race, a read without the lock is reported too.)
+// if it was evicted by then (sharedView.loadSource), and the covered
+// test, which reads chains without the lock, holds up the reuse of the
+// bytes it may be reading (graceClock). With four workers and reuse on,
+// bytes are reused, the same discrete states are reached as by the
+// sequential search, and every successor computed lies within the zones
+// the sequential search stores for its discrete state: a zone read after
+// its bytes went to another zone would give successors outside them, or
+// cover a successor it does not include and lose states. independent-loops
+// stores hundreds of zones under one discrete part, so that the workers'
+// lock-free tests and evictions meet on one chain. (Run under -race, a
+// read without the lock or a grace period is reported too.)
 func TestParallelSearchReusesEvictedZones(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -100,6 +105,7 @@ func TestParallelSearchReusesEvictedZones(t *testing.T) {
 	}{
 		{"fddi-8", "../testdata/fddi.yaml", map[string]int64{"N": 8}},
 		{"fischer-6", "../testdata/fischer.yaml", map[string]int64{"N": 6}},
+		{"loops-4", "testdata/independent-loops.yaml", map[string]int64{"N": 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sys := zone.NewSystem(compile(t, tc.path, tc.over))

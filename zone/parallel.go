@@ -16,7 +16,12 @@ import (
 // zones, here split into shards by the hash of the discrete part, each
 // under its own lock (their lockless table stores the discrete parts and
 // locks the zone lists; a shard lock is held for one insert, a few
-// inclusion tests). In breadth-first order the workers share one waiting
+// inclusion tests). The covered test, which decides most successors,
+// reads a discrete part's zones without the lock (sharedView.coverExact),
+// so that workers whose successors fall under one discrete part of many
+// zones test them at once; an evicted zone's bytes wait for the reads
+// that may see them (graceClock) before they are reused. In breadth-first
+// order the workers share one waiting
 // list, taken in small batches (fifoList): with a list per worker,
 // workers ran whole levels ahead of each other, and Fischer's protocol
 // (N = 10, two workers) explored 473,900 to 634,401 states for its 260,998

@@ -126,8 +126,11 @@ func (c *decodedCache) get(sz storedZone, n uint32, storeBytes uint64, scratch d
 
 // add decodes sz, the zone of the node at index n, into a slot of the
 // cache (a new one, a dropped one, or the next in clock order that was not
-// used lately) and returns the slot's matrix.
-func (c *decodedCache) add(sz storedZone, n uint32, storeBytes uint64) dbm.DBM {
+// used lately) and returns the slot's matrix; false where the cache has no
+// slot and may not grow (a parallel search's shard whose first decode came
+// after the other shards had spent the pool: FDDI N = 15 at two workers
+// indexed an empty slice here in most runs).
+func (c *decodedCache) add(sz storedZone, n uint32, storeBytes uint64) (dbm.DBM, bool) {
 	var i int
 	if k := len(c.free); k > 0 {
 		i = int(c.free[k-1])
@@ -135,6 +138,8 @@ func (c *decodedCache) add(sz storedZone, n uint32, storeBytes uint64) dbm.DBM {
 	} else if c.mayGrow(storeBytes) {
 		c.slots = append(c.slots, decodedSlot{m: dbm.New(c.dim)})
 		i = len(c.slots) - 1
+	} else if len(c.slots) == 0 {
+		return dbm.DBM{}, false
 	} else {
 		for {
 			s := &c.slots[c.hand]
@@ -152,7 +157,7 @@ func (c *decodedCache) add(sz storedZone, n uint32, storeBytes uint64) dbm.DBM {
 	s.n, s.ref = n, false
 	sz.load(s.m)
 	c.index[n] = int32(i)
-	return s.m
+	return s.m, true
 }
 
 // repeated returns the closed matrix of sz, the zone of the node at index
@@ -184,7 +189,7 @@ func (c *decodedCache) repeated(sz storedZone, n uint32, storeBytes uint64) (dbm
 		c.seen[w] |= b
 		return dbm.DBM{}, false
 	}
-	return c.add(sz, n, storeBytes), true
+	return c.add(sz, n, storeBytes)
 }
 
 // drop forgets the node at index n, evicted from the passed list: its zone

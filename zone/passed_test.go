@@ -453,6 +453,37 @@ func TestShardCachesShareOneBudget(t *testing.T) {
 	}
 }
 
+// TestShardCacheWithoutRoomDecodesInScratch: a shard whose cache of
+// decoded zones has no slot when the other shards have spent the pool
+// they share answers a second decode without caching it (the caller
+// decodes into its scratch). FDDI N = 15 under breadth first at two
+// workers panicked in most runs ("index out of range [0] with length 0",
+// decodedCache.add) once one shard's cache had taken the whole pool.
+func TestShardCacheWithoutRoomDecodesInScratch(t *testing.T) {
+	const dim = 47
+	s := newSharedPassed(dim, Options{}, 2, true)
+	full := s.shards[0].p.decoded
+	for full.mayGrow(0) {
+		full.slots = append(full.slots, decodedSlot{})
+	}
+	z := dbm.New(dim)
+	z.Init()
+	z.Constrain(1, 0, dbm.LE(5))
+	codec := newZoneCodec(dim, false)
+	b, w, minimal := codec.encode(z)
+	sz := storedZone{b: append([]byte(nil), b...), width: w, minimal: minimal}
+	c := s.shards[1].p.decoded
+	for try := range 3 {
+		if m, ok := c.repeated(sz, 7, 0); ok {
+			t.Fatalf("try %d: the cache without room gave a matrix of dimension %d", try, m.Dim)
+		}
+	}
+	scratch := dbm.New(dim)
+	if m := c.get(sz, 7, 0, scratch); !m.Equal(z) {
+		t.Fatalf("get decoded another zone")
+	}
+}
+
 // TestNodeStoreAllocatesZonesLongerThanASegment: a zone longer than the
 // slab's first segments (4 KiB, then 4 KiB and 8 KiB; a full matrix of
 // dimension 47 takes 8,836 bytes) goes to the first segment long enough,

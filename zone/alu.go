@@ -242,6 +242,22 @@ const (
 	aluSample  = 16
 )
 
+// aluSampling is a parallel worker's own schedule of aLU eviction tests,
+// for those it makes without a shard's lock (evictedShared): the one of
+// tryALUEviction, over the worker's tests instead of a list's.
+type aluSampling struct {
+	tries, hits int64
+}
+
+// try counts an eviction test and reports whether it is made with aLU.
+func (a *aluSampling) try() bool {
+	a.tries++
+	if a.tries < aluWarmup || a.hits*aluMinRate >= a.tries {
+		return true
+	}
+	return a.tries%aluSample == 0
+}
+
 // tryALUEviction reports whether to test the next stored zone for aLU
 // eviction (else for inclusion only), the list's tries-th such test
 // (insertUncovered counts them).

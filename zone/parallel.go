@@ -133,6 +133,11 @@ type sharedView struct {
 type viewScratch struct {
 	passedScratch
 	zone []byte
+	// cands holds the nodes a scan without the lock found the zone being
+	// inserted covers (insertAt), sampling its schedule of aLU eviction
+	// tests
+	cands    []uint32
+	sampling aluSampling
 	// covered counts the successors this worker found covered without
 	// a shard's lock (sharedPassed.lockFree), which the shards' counts
 	// do not hold; read by the coordinator for its progress reports
@@ -211,9 +216,21 @@ func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32
 		c := &v.scratch.codec
 		c.cons = z.MinConstraints(c.cons[:0])
 	}
+	var from uint32
+	cands := v.scratch.cands[:0]
+	if v.s.lockFree {
+		// the eviction tests, a whole chain's, without the lock too:
+		// under it, only the nodes stored since are tested
+		p := &v.s.shards[ref.h&v.s.mask].p
+		v.s.grace.enter(v.worker)
+		from = atomic.LoadUint32(&p.keys.at(uint64(ref.k)).head)
+		cands = p.evictedShared(from, z, &v.scratch.passedScratch, &v.scratch.sampling, cands)
+		v.s.grace.exit(v.worker)
+		v.scratch.cands = cands
+	}
 	sh, p := v.lock(ref.h)
 	stored := p.stored
-	n, ok := p.insertAtKey(ref, z, parent, moveIdx, true, ready)
+	n, ok := p.insertAtKeyEvicting(ref, z, parent, moveIdx, true, ready, from, cands)
 	v.unlock(sh, stored)
 	return n, ok
 }

@@ -256,18 +256,61 @@ func (p *passedList) findShared(key []byte, h uint64) (int, bool) {
 	}
 }
 
-// coveredShared is coveredIn over a whole chain, from its head (read
+// evictedShared appends to cands the nodes of a chain, from head on, whose
+// zones z covers, for a caller that does not hold the shard's lock (as
+// coveredShared; head+1 of their index, in the chain's order), for
+// insertEvicting to evict under the lock. The tests are those of evicts,
+// on the caller's scratch sc (z's minimal constraints in its codec, where
+// zones are minimal) and its own sampling of the aLU tests, without the
+// shard's caches of decoded zones and clock ranges.
+func (p *passedList) evictedShared(head uint32, z dbm.DBM, sc *passedScratch, sample *aluSampling, cands []uint32) []uint32 {
+	s := p.nodes
+	for i := head; i != 0; {
+		r := s.recs.at(uint64(i - 1))
+		sz := s.zoneOf(r)
+		within := sz.maybeWithin(z.M, p.dim) && (!sz.minimal || minimalSatisfies(sz.b, sz.width, sc.codec.cons, sc.dist))
+		if within || p.alu && sample.try() && aluEvictsShared(sz, z, sc) {
+			cands = append(cands, i)
+			if !within {
+				sample.hits++
+			}
+		}
+		i = atomic.LoadUint32(&r.next)
+	}
+	return cands
+}
+
+// aluEvictsShared is aluEvicts without the shard's caches: the clocks'
+// ranges of a minimal sz are computed into sc where its constraints alone
+// do not rule eviction out, and sz is decoded into sc's matrix where they
+// do not either.
+func aluEvictsShared(sz storedZone, z dbm.DBM, sc *passedScratch) bool {
+	if sz.minimal {
+		if minimalNotEvicted(sz.b, sz.width, z.M, z.Dim, sc.l, sc.u, sc.row0) {
+			return false
+		}
+		row0, col0 := sc.row0, sc.dist
+		clockRanges(sz.b, sz.width, row0, col0)
+		if rangesNotEvicted(sz.b, sz.width, z.M, z.Dim, sc.l, sc.u, row0, col0) {
+			return false
+		}
+	}
+	sz.load(sc.codec.scratch)
+	return aluSubsetEq(sc.codec.scratch.M, z.M, z.Dim, sc.l, sc.u)
+}
+
+// coveredShared is coveredIn over a whole chain, from head (read
 // atomically from its keyRec), for a caller that does not hold the
-// shard's lock, with its own scratch sc (its aLU
-// bounds and a matrix to decode into; the shard's cache of decoded zones
-// is the lock holder's). The chain's head and links are read atomically,
-// as the holder stores them: the chain may lose evicted nodes and gain
-// new ones at its head meanwhile, so every node stored before the scan
-// and not evicted during it is tested, and maybe some evicted ones, whose
-// zones are then covered by the zone that evicted them (both under
-// inclusion and aLU, whose abstraction is a closure). Their bytes stay
-// put: the store reuses an evicted zone's bytes only after a grace period
-// (graceClock), which the caller's read holds up.
+// shard's lock, with its own scratch sc (its aLU bounds and a matrix to
+// decode into; the shard's cache of decoded zones is the lock holder's).
+// The links are read atomically, as the holder stores them: the chain may
+// lose evicted nodes and gain new ones at its head meanwhile, so every
+// node stored before the scan and not evicted during it is tested, and
+// maybe some evicted ones, whose zones are then covered by the zone that
+// evicted them (both under inclusion and aLU, whose abstraction is a
+// closure). Their bytes stay put: the store reuses an evicted zone's
+// bytes only after a grace period (graceClock), which the caller's read
+// holds up.
 func (p *passedList) coveredShared(head uint32, z dbm.DBM, sc *passedScratch) bool {
 	s := p.nodes
 	for i := head; i != 0; {
@@ -340,12 +383,18 @@ func (p *passedList) coverExactHashed(key []byte, h uint64, z dbm.DBM) (int, uin
 // minimal constraints already: a parallel worker computes them in its
 // scratch before it takes the shard's lock.
 func (p *passedList) insertAtKey(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32, recheck, consReady bool) (nodeID, bool) {
+	return p.insertAtKeyEvicting(ref, z, parent, moveIdx, recheck, consReady, 0, nil)
+}
+
+// insertAtKeyEvicting is insertAtKey after a scan without the lock for
+// the zones z evicts (see insertEvicting).
+func (p *passedList) insertAtKeyEvicting(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32, recheck, consReady bool, from uint32, cands []uint32) (nodeID, bool) {
 	kr := p.keys.at(uint64(ref.k))
 	if recheck && p.coveredIn(kr, z, ref.head) {
 		p.cover++
 		return noNode, false
 	}
-	return p.insertUncovered(kr, z, parent, moveIdx, consReady)
+	return p.insertEvicting(kr, z, parent, moveIdx, consReady, from, cands)
 }
 
 // coveredIn reports whether a zone of kr's chain before the node stop
@@ -370,6 +419,17 @@ func (p *passedList) coveredIn(kr *keyRec, z dbm.DBM, stop uint32) bool {
 // the stored zones that z covers; consReady: the scratch's codec holds z's
 // minimal constraints (ignored by a codec that stores full matrices).
 func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, consReady bool) (nodeID, bool) {
+	return p.insertEvicting(kr, z, parent, moveIdx, consReady, 0, nil)
+}
+
+// insertEvicting is insertUncovered where a scan without the lock
+// (evictedShared) has tested the nodes of kr's chain up to the one of
+// index from-1 (from: the head it started at; 0: none): cands holds those
+// it found z covers, in the chain's order. Nodes stored since (a higher
+// index: a store numbers its nodes in order) are tested here; the nodes
+// the scan tested are evicted if they are among cands, and those it did
+// not see were evicted meanwhile.
+func (p *passedList) insertEvicting(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, consReady bool, from uint32, cands []uint32) (nodeID, bool) {
 	s := p.nodes
 	// evict the stored zones included in z; under Ranked the new node
 	// inherits its parent's rank and ranks above the expanded nodes it
@@ -390,11 +450,19 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 	for i, pos := kr.head, 0; i != 0; pos++ {
 		r := s.recs.at(uint64(i - 1))
 		next := r.next
-		sz := s.zoneOf(r)
-		if p.alu {
-			tries++
+		var evict bool
+		if i <= from {
+			for len(cands) > 0 && cands[0] > i {
+				cands = cands[1:] // evicted meanwhile
+			}
+			evict = len(cands) > 0 && cands[0] == i
+		} else {
+			if p.alu {
+				tries++
+			}
+			evict = p.evicts(s.zoneOf(r), i-1, z, &haveCons, pos >= cachedFromPos, tries)
 		}
-		if p.evicts(sz, i-1, z, &haveCons, pos >= cachedFromPos, tries) {
+		if evict {
 			if s.ranked && atomic.LoadUint32(&r.flags)&expandedFlag != 0 {
 				// a mistake: the evicted zone was expanded, and its
 				// successors may be waiting; the new zone ranks above

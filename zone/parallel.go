@@ -17,10 +17,11 @@ import (
 // under its own lock (their lockless table stores the discrete parts and
 // locks the zone lists; a shard lock is held for one insert, a few
 // inclusion tests). The covered test, which decides most successors,
-// reads a discrete part's zones without the lock (sharedView.coverExact),
-// so that workers whose successors fall under one discrete part of many
-// zones test them at once; an evicted zone's bytes wait for the reads
-// that may see them (graceClock) before they are reused. In breadth-first
+// and the eviction tests of an uncovered one read a discrete part's zones
+// without the lock (sharedView.coverExact, insertAt), so that workers
+// whose successors fall under one discrete part of many zones test them
+// at once; an evicted zone's bytes wait for the reads that may see them
+// (graceClock) before they are reused. In breadth-first
 // order the workers share one waiting
 // list, taken in small batches (fifoList): with a list per worker,
 // workers ran whole levels ahead of each other, and Fischer's protocol

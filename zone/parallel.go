@@ -21,10 +21,10 @@ import (
 // without the lock (sharedView.coverExact, insertAt), so that workers
 // whose successors fall under one discrete part of many zones test them
 // at once; an evicted zone's bytes wait for the reads that may see them
-// (graceClock) before they are reused. In breadth-first
-// order the workers share one waiting
-// list, taken in small batches (fifoList): with a list per worker,
-// workers ran whole levels ahead of each other, and Fischer's protocol
+// (graceClock) before they are reused. In breadth-first order the
+// workers share one waiting list, taken in small batches (fifoList): with
+// a list per worker, workers ran whole levels ahead of each other, and
+// Fischer's protocol
 // (N = 10, two workers) explored 473,900 to 634,401 states for its 260,998
 // stored instead of the sequential search's 447,598, which the shared list
 // keeps. In depth-first order each worker has its own waiting list and
@@ -62,10 +62,10 @@ type sharedPassed struct {
 	// fullZones: the shards' codecs store full matrices, not minimal
 	// constraints
 	fullZones bool
-	// lockFree: coverExact reads the chains without the shard's lock
-	// (passedList.coveredShared), each worker's reads counted by grace,
-	// whose grace periods the shards wait for before they reuse an
-	// evicted zone's bytes
+	// lockFree: coverExact and insertAt read the chains without the
+	// shard's lock (passedList.coveredShared, evictedShared), each
+	// worker's reads counted by grace, whose grace periods the shards
+	// wait for before they reuse an evicted zone's bytes
 	lockFree bool
 	grace    *graceClock
 	// countStored: a state limit is set (Limits.MaxStates), so stored
@@ -84,9 +84,10 @@ type sharedPassed struct {
 // passedShard is a shard's lock and list, by value: the list's fields
 // that every lookup and insert writes (its scratch pointer and counters)
 // come first, so that they share the lock's cache line, which the worker
-// that takes the lock owns already (written once per operation: a waiter
-// spinning on the line takes it back at each write), and the shard's size is a multiple of a cache
-// line (TestPassedShardLayout), so that no two shards share one (the
+// that takes the lock owns already (written once per operation: a
+// waiter spinning on the line takes it back at each write), and the
+// shard's size is a multiple of a cache line (TestPassedShardLayout), so
+// that no two shards share one (the
 // shards of even one worker take 3 KiB, and Go's allocator places
 // objects over 1 KiB at multiples of 128 bytes).
 type passedShard struct {
@@ -134,9 +135,9 @@ type sharedView struct {
 type viewScratch struct {
 	passedScratch
 	zone []byte
-	// cands holds the nodes a scan without the lock found the zone being
-	// inserted covers (insertAt), sampling its schedule of aLU eviction
-	// tests
+	// cands holds the nodes that insertAt's scan without the lock found
+	// the zone being inserted covers; sampling is the worker's schedule
+	// of aLU tests in those scans
 	cands    []uint32
 	sampling aluSampling
 	// covered counts the successors this worker found covered without

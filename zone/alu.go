@@ -186,13 +186,20 @@ func minimalNotEvicted(s []byte, w uint8, z []dbm.Bound, n int, l, u []int32, ro
 // read from the stored constraints, is tried first; a witness among the
 // stored constraints rules coverage out without decoding a minimal zone.
 func (p *passedList) aluCovers(z dbm.DBM, sz storedZone, i uint32) bool {
+	return p.aluCoversIn(z, sz, i, p.sc, true)
+}
+
+// aluCoversIn is aluCovers with the bounds and matrix of scratch sc, and
+// the list's cache of decoded zones only where cached is set (a reader
+// without the shard's lock may not use it: coveredShared).
+func (p *passedList) aluCoversIn(z dbm.DBM, sz storedZone, i uint32, sc *passedScratch, cached bool) bool {
 	if sz.includes(z) {
 		return true
 	}
-	if sz.minimal && minimalNotCovered(z.M, z.Dim, sz.b, sz.width, p.sc.l, p.sc.u) {
+	if sz.minimal && minimalNotCovered(z.M, z.Dim, sz.b, sz.width, sc.l, sc.u) {
 		return false
 	}
-	return aluSubsetEq(z.M, p.loadZone(sz, i).M, z.Dim, p.sc.l, p.sc.u)
+	return aluSubsetEq(z.M, p.loadZoneIn(sz, i, sc, cached).M, z.Dim, sc.l, sc.u)
 }
 
 // aluEvicts reports whether sz (the zone of the node at index i) ⊆ aLU(z)
@@ -201,20 +208,36 @@ func (p *passedList) aluCovers(z dbm.DBM, sz storedZone, i uint32) bool {
 // (rangeCache; computed where they are missing and the constraints alone
 // settle nothing) rule eviction out.
 func (p *passedList) aluEvicts(sz storedZone, i uint32, z dbm.DBM) bool {
+	return p.aluEvictsIn(sz, i, z, p.sc, true)
+}
+
+// aluEvictsIn is aluEvicts with the bounds and matrices of scratch sc,
+// and the list's caches of clock ranges and decoded zones only where
+// cached is set (a reader without the shard's lock may not use them:
+// evictedShared); without them the ranges are computed into sc.
+func (p *passedList) aluEvictsIn(sz storedZone, i uint32, z dbm.DBM, sc *passedScratch, cached bool) bool {
 	if sz.minimal {
-		row0, col0, ok := p.ranges.slot(i)
+		var row0, col0 []dbm.Bound
+		ok := false
+		if cached {
+			row0, col0, ok = p.ranges.slot(i)
+		}
 		if !ok {
-			if minimalNotEvicted(sz.b, sz.width, z.M, z.Dim, p.sc.l, p.sc.u, p.sc.row0) {
+			if minimalNotEvicted(sz.b, sz.width, z.M, z.Dim, sc.l, sc.u, sc.row0) {
 				return false
 			}
-			row0, col0 = p.ranges.claim(i)
+			if cached {
+				row0, col0 = p.ranges.claim(i)
+			} else {
+				row0, col0 = sc.row0, sc.dist
+			}
 			clockRanges(sz.b, sz.width, row0, col0)
 		}
-		if rangesNotEvicted(sz.b, sz.width, z.M, z.Dim, p.sc.l, p.sc.u, row0, col0) {
+		if rangesNotEvicted(sz.b, sz.width, z.M, z.Dim, sc.l, sc.u, row0, col0) {
 			return false
 		}
 	}
-	return aluSubsetEq(p.loadZone(sz, i).M, z.M, z.Dim, p.sc.l, p.sc.u)
+	return aluSubsetEq(p.loadZoneIn(sz, i, sc, cached).M, z.M, z.Dim, sc.l, sc.u)
 }
 
 // A stored zone is tested for aLU eviction while such tests pay: after
@@ -252,18 +275,22 @@ type aluSampling struct {
 // try counts an eviction test and reports whether it is made with aLU.
 func (a *aluSampling) try() bool {
 	a.tries++
-	if a.tries < aluWarmup || a.hits*aluMinRate >= a.tries {
+	return aluTried(a.tries, a.hits, aluWarmup)
+}
+
+// aluTried reports whether the tries-th eviction test, after hits aLU
+// evictions that inclusion would not have made, is made with aLU, for a
+// warm-up of warmup tests (the schedule above).
+func aluTried(tries, hits, warmup int64) bool {
+	if tries < warmup || hits*aluMinRate >= tries {
 		return true
 	}
-	return a.tries%aluSample == 0
+	return tries%aluSample == 0
 }
 
 // tryALUEviction reports whether to test the next stored zone for aLU
 // eviction (else for inclusion only), the list's tries-th such test
 // (insertUncovered counts them).
 func (p *passedList) tryALUEviction(tries int64) bool {
-	if tries < p.aluWarmup || p.aluHits*aluMinRate >= tries {
-		return true
-	}
-	return tries%aluSample == 0
+	return aluTried(tries, p.aluHits, p.aluWarmup)
 }

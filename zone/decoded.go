@@ -208,10 +208,16 @@ func (c *decodedCache) drop(n uint32) {
 // matrix: the cache's copy for a minimal zone when there is a cache, else
 // decoded into scratch.
 func (p *passedList) loadZone(sz storedZone, i uint32) dbm.DBM {
-	if sz.minimal && p.decoded != nil {
-		return p.decoded.get(sz, i, p.nodes.bytesUsed(), p.sc.codec.scratch)
+	return p.loadZoneIn(sz, i, p.sc, true)
+}
+
+// loadZoneIn is loadZone into scratch sc's matrix, through the cache only
+// where cached is set.
+func (p *passedList) loadZoneIn(sz storedZone, i uint32, sc *passedScratch, cached bool) dbm.DBM {
+	if cached && sz.minimal && p.decoded != nil {
+		return p.decoded.get(sz, i, p.nodes.bytesUsed(), sc.codec.scratch)
 	}
-	s := p.sc.codec.scratch
+	s := sc.codec.scratch
 	sz.load(s)
 	return s
 }

@@ -60,7 +60,7 @@ func (p *passedList) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 // coverExact, and a zone that covers nothing of z covers nothing of the
 // abstraction of z.
 func (p *passedList) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
-	return p.insertAtKey(ref, z, parent, moveIdx, false, false)
+	return p.insertAtKey(ref, z, parent, moveIdx, false, false, 0, nil)
 }
 
 func (p *passedList) coversAny(key []byte, zs []dbm.DBM) bool {

@@ -232,7 +232,7 @@ func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32
 	}
 	sh, p := v.lock(ref.h)
 	stored := p.stored
-	n, ok := p.insertAtKeyEvicting(ref, z, parent, moveIdx, true, ready, from, cands)
+	n, ok := p.insertAtKey(ref, z, parent, moveIdx, true, ready, from, cands)
 	v.unlock(sh, stored)
 	return n, ok
 }

@@ -269,7 +269,7 @@ func (p *passedList) evictedShared(head uint32, z dbm.DBM, sc *passedScratch, sa
 		r := s.recs.at(uint64(i - 1))
 		sz := s.zoneOf(r)
 		within := sz.maybeWithin(z.M, p.dim) && (!sz.minimal || minimalSatisfies(sz.b, sz.width, sc.codec.cons, sc.dist))
-		if within || p.alu && sample.try() && aluEvictsShared(sz, z, sc) {
+		if within || p.alu && sample.try() && p.aluEvictsIn(sz, i-1, z, sc, false) {
 			cands = append(cands, i)
 			if !within {
 				sample.hits++
@@ -278,25 +278,6 @@ func (p *passedList) evictedShared(head uint32, z dbm.DBM, sc *passedScratch, sa
 		i = atomic.LoadUint32(&r.next)
 	}
 	return cands
-}
-
-// aluEvictsShared is aluEvicts without the shard's caches: the clocks'
-// ranges of a minimal sz are computed into sc where its constraints alone
-// do not rule eviction out, and sz is decoded into sc's matrix where they
-// do not either.
-func aluEvictsShared(sz storedZone, z dbm.DBM, sc *passedScratch) bool {
-	if sz.minimal {
-		if minimalNotEvicted(sz.b, sz.width, z.M, z.Dim, sc.l, sc.u, sc.row0) {
-			return false
-		}
-		row0, col0 := sc.row0, sc.dist
-		clockRanges(sz.b, sz.width, row0, col0)
-		if rangesNotEvicted(sz.b, sz.width, z.M, z.Dim, sc.l, sc.u, row0, col0) {
-			return false
-		}
-	}
-	sz.load(sc.codec.scratch)
-	return aluSubsetEq(sc.codec.scratch.M, z.M, z.Dim, sc.l, sc.u)
 }
 
 // coveredShared is coveredIn over a whole chain, from head (read
@@ -316,14 +297,8 @@ func (p *passedList) coveredShared(head uint32, z dbm.DBM, sc *passedScratch) bo
 	for i := head; i != 0; {
 		r := s.recs.at(uint64(i - 1))
 		sz := s.zoneOf(r)
-		if sz.includes(z) {
+		if p.alu && p.aluCoversIn(z, sz, i-1, sc, false) || !p.alu && sz.includes(z) {
 			return true
-		}
-		if p.alu && !(sz.minimal && minimalNotCovered(z.M, z.Dim, sz.b, sz.width, sc.l, sc.u)) {
-			sz.load(sc.codec.scratch)
-			if aluSubsetEq(z.M, sc.codec.scratch.M, z.Dim, sc.l, sc.u) {
-				return true
-			}
 		}
 		i = atomic.LoadUint32(&r.next)
 	}
@@ -381,14 +356,10 @@ func (p *passedList) coverExactHashed(key []byte, h uint64, z dbm.DBM) (int, uin
 // (under aLU: z ⊑aLU Z' iff Extra_LU+(z) ⊑aLU Z', Herbreteau et al.,
 // LICS 2012, Sect. 4). consReady says that the scratch's codec holds z's
 // minimal constraints already: a parallel worker computes them in its
-// scratch before it takes the shard's lock.
-func (p *passedList) insertAtKey(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32, recheck, consReady bool) (nodeID, bool) {
-	return p.insertAtKeyEvicting(ref, z, parent, moveIdx, recheck, consReady, 0, nil)
-}
-
-// insertAtKeyEvicting is insertAtKey after a scan without the lock for
-// the zones z evicts (see insertEvicting).
-func (p *passedList) insertAtKeyEvicting(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32, recheck, consReady bool, from uint32, cands []uint32) (nodeID, bool) {
+// scratch before it takes the shard's lock. from and cands are those of
+// its scan without the lock for the zones z evicts (insertEvicting; 0 and
+// nil: none).
+func (p *passedList) insertAtKey(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32, recheck, consReady bool, from uint32, cands []uint32) (nodeID, bool) {
 	kr := p.keys.at(uint64(ref.k))
 	if recheck && p.coveredIn(kr, z, ref.head) {
 		p.cover++

@@ -175,7 +175,7 @@ func TestInsertAtRechecksZonesStoredSince(t *testing.T) {
 		p.insert(key, box(1, 5), noNode, -1)
 		ref := coverExact(p, box(3, 3))
 		p.insert(key, box(4, 4), noNode, -1)
-		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true, false); ok {
+		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true, false, 0, nil); ok {
 			t.Fatalf("full=%v: a zone stored since coverExact did not cover", full)
 		}
 		// stored since, evicting the old head: the whole chain is tested
@@ -186,7 +186,7 @@ func TestInsertAtRechecksZonesStoredSince(t *testing.T) {
 		if p.stored != 1 {
 			t.Fatalf("full=%v: the old head was not evicted", full)
 		}
-		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true, false); ok {
+		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true, false, 0, nil); ok {
 			t.Fatalf("full=%v: a zone that evicted the old head did not cover", full)
 		}
 		// nothing stored since: stored, even though a zone stored before
@@ -196,7 +196,7 @@ func TestInsertAtRechecksZonesStoredSince(t *testing.T) {
 		h := maphash.Bytes(p.seed, key)
 		k := p.lookup(key, h)
 		ref = keyRef{h, k, p.keys.at(uint64(k)).head}
-		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true, false); !ok {
+		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true, false, 0, nil); !ok {
 			t.Fatalf("full=%v: a zone stored before coverExact was tested again", full)
 		}
 	}

@@ -41,7 +41,13 @@ type passedList struct {
 	graph *nodeGraph // the graph nodeIDs are resolved in (parents)
 	seed  maphash.Seed
 	keys  segArray[keyRec] // in segments: no copy as it grows
-	slots []uint32         // 1 + index in keys; 0: empty
+	// slots is the index of keys, open addressing with linear probing:
+	// a slot holds the key's hash tag (keyRec.hash, the hash's top 32
+	// bits) above 1 + its index in keys (0: empty), so that a probe
+	// passes a slot of another key without reading its record (at the
+	// index's load, up to 3/4, a lookup of a key not stored probed some
+	// 8 slots, and read each one's record, a likely cache miss)
+	slots []uint64
 	// decoded caches decoded minimal zones (nil: none) for the aLU tests.
 	decoded *decodedCache
 	// ranges caches the clocks' ranges of stored minimal zones for the
@@ -73,7 +79,7 @@ type passedList struct {
 	// sharedSlots is slots for the readers that do not hold the shard's
 	// lock (findShared): a copy of its header, stored again when the index
 	// grows; the slots themselves are stored atomically.
-	sharedSlots atomic.Pointer[[]uint32]
+	sharedSlots atomic.Pointer[[]uint64]
 	// grace, in a parallel search whose workers read chains without the
 	// lock, delays the reuse of evicted zones' bytes (reclaim) until no
 	// such read can see them: retired holds them meanwhile
@@ -128,7 +134,7 @@ func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall int, po
 	p := &passedList{dim: dim, hull: hull, seed: seed, full: storesFull(dim, full), aluWarmup: max(int64(aluWarmup)>>shardBits, 1)}
 	p.nodes = newNodeStore(dim*dim*4, shard, shardBits)
 	p.keys.layout = segLayout{first: 6, last: 16}
-	p.slots = make([]uint32, 16)
+	p.slots = make([]uint64, 16)
 	p.publishSlots()
 	if !p.full {
 		p.decoded = newDecodedCache(dim, cacheBytes, cacheSmall, pool)
@@ -162,16 +168,29 @@ func (p *passedList) lookup(key []byte, h uint64) int {
 			*p.keys.at(uint64(k)) = keyRec{key: p.nodes.addKey(key), hash: hi}
 			// published to findShared: the record and the key's bytes
 			// are written before
-			atomic.StoreUint32(&p.slots[i], uint32(k+1))
+			atomic.StoreUint64(&p.slots[i], slotOf(hi, k))
 			if 4*p.nkeys > 3*len(p.slots) {
 				p.grow()
 			}
 			return k
 		}
-		if r := p.keys.at(uint64(s - 1)); r.hash == hi && string(p.nodes.key(r.key)) == string(key) {
-			return int(s - 1)
+		if k, ok := p.slotHolds(s, hi, key); ok {
+			return k
 		}
 	}
+}
+
+// slotOf is the slot of key index k whose hash tag is hi.
+func slotOf(hi uint32, k int) uint64 { return uint64(hi)<<32 | uint64(k+1) }
+
+// slotHolds reports whether the full slot s holds key, whose hash tag is
+// hi, and its index: the key's bytes are read only where the tags agree.
+func (p *passedList) slotHolds(s uint64, hi uint32, key []byte) (int, bool) {
+	if uint32(s>>32) != hi {
+		return 0, false
+	}
+	k := int(uint32(s)) - 1
+	return k, string(p.nodes.key(p.keys.at(uint64(k)).key)) == string(key)
 }
 
 // find returns the index in keys of key with hash h, or false.
@@ -184,8 +203,8 @@ func (p *passedList) find(key []byte, h uint64) (int, bool) {
 		if s == 0 {
 			return 0, false
 		}
-		if r := p.keys.at(uint64(s - 1)); r.hash == hi && string(p.nodes.key(r.key)) == string(key) {
-			return int(s - 1), true
+		if k, ok := p.slotHolds(s, hi, key); ok {
+			return k, true
 		}
 	}
 }
@@ -215,16 +234,16 @@ func (p *passedList) coversAnyHashed(key []byte, h uint64, zs []dbm.DBM) bool {
 
 // grow doubles the index.
 func (p *passedList) grow() {
-	p.slots = make([]uint32, 2*len(p.slots))
+	p.slots = make([]uint64, 2*len(p.slots))
 	mask := uint64(len(p.slots) - 1)
 	shift := 64 - uint(bits.Len(uint(len(p.slots)-1)))
 	for k := range p.nkeys {
-		h := uint64(p.keys.at(uint64(k)).hash) << 32
-		i := h >> shift & mask
+		hi := p.keys.at(uint64(k)).hash
+		i := uint64(hi) << 32 >> shift & mask
 		for p.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		p.slots[i] = uint32(k + 1)
+		p.slots[i] = slotOf(hi, k)
 	}
 	p.publishSlots()
 }
@@ -246,12 +265,12 @@ func (p *passedList) findShared(key []byte, h uint64) (int, bool) {
 	mask := uint64(len(slots) - 1)
 	shift := 64 - uint(bits.Len(uint(len(slots)-1)))
 	for i := h >> shift & mask; ; i = (i + 1) & mask {
-		s := atomic.LoadUint32(&slots[i])
+		s := atomic.LoadUint64(&slots[i])
 		if s == 0 {
 			return 0, false
 		}
-		if r := p.keys.at(uint64(s - 1)); r.hash == hi && string(p.nodes.key(r.key)) == string(key) {
-			return int(s - 1), true
+		if k, ok := p.slotHolds(s, hi, key); ok {
+			return k, true
 		}
 	}
 }

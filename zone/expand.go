@@ -41,11 +41,15 @@ type passedStore interface {
 // index in its passed list's keys (stable: keys are never removed) and
 // the head of its chain then (head+1 of a node index; 0: none). New
 // nodes go to the head of a chain, so a parallel search's second test
-// (sharedView.insertAt) needs only the nodes before that one.
+// (sharedView.insertAt) needs only the nodes before that one. A parallel
+// worker's coverExact that did not find the key without the lock leaves
+// k at -1 and key set (the caller's bytes, unchanged until insertAt):
+// insertAt then adds the key, or finds it, under the one lock it takes.
 type keyRef struct {
 	h    uint64
 	k    int
 	head uint32
+	key  []byte
 }
 
 func (p *passedList) storedCount() int64 { return p.stored }
@@ -53,7 +57,7 @@ func (p *passedList) storedCount() int64 { return p.stored }
 func (p *passedList) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 	h := maphash.Bytes(p.seed, key)
 	k, head, ok := p.coverExactHashed(key, h, z)
-	return keyRef{h, k, head}, ok
+	return keyRef{h: h, k: k, head: head}, ok
 }
 
 // insertAt needs no second inclusion test: nothing was stored since
@@ -125,6 +129,9 @@ type expander struct {
 	// explored and transitions are read by the parallel driver's progress
 	// reports while the worker runs.
 	explored, transitions atomic.Int64
+	// moveTransitions counts the transitions of the expansion in
+	// progress, added to transitions at its end
+	moveTransitions int64
 
 	// scratch
 	locs, vars, dlocs, dvars []int32
@@ -439,6 +446,10 @@ func (e *expander) expand(node nodeID) (StopReason, error) {
 	e.node, e.moveIdx, e.reason, e.err = node, 0, Completed, nil
 	e.explored.Add(1)
 	err := e.st.Moves(e.locs, e.vars, e.movesZone(), e.succ)
+	// counted here, not at every successor: an atomic addition a
+	// successor was a locked instruction a successor
+	e.transitions.Add(e.moveTransitions)
+	e.moveTransitions = 0
 	if err == nil {
 		err = e.err
 	}
@@ -478,7 +489,7 @@ func (e *expander) successor(m Move) bool {
 	if !ok {
 		return true
 	}
-	e.transitions.Add(1)
+	e.moveTransitions++
 	if e.visitNew || e.markCovered {
 		e.keep.CopyFrom(e.exact)
 		before := len(e.out)

@@ -142,8 +142,13 @@ type viewScratch struct {
 	sampling aluSampling
 	// covered counts the successors this worker found covered without
 	// a shard's lock (sharedPassed.lockFree), which the shards' counts
-	// do not hold; read by the coordinator for its progress reports
-	covered atomic.Int64
+	// do not hold; read by the coordinator for its progress reports.
+	// coveredHere counts those of the expansion in progress, added to
+	// covered at its end (endExpansion); expanding says that the
+	// expansion is one read without the lock (beginExpansion).
+	covered     atomic.Int64
+	coveredHere int64
+	expanding   bool
 }
 
 // lock locks the shard of hash h and gives its list this worker's
@@ -182,9 +187,9 @@ func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 		// stored, the test runs without the lock, so that workers whose
 		// successors fall under one discrete part of many zones test them
 		// at once instead of in turn; insertAt tests the zones stored
-		// since under the lock (a new discrete part is added under it)
+		// since under the lock, and adds a discrete part not found here
 		p := &v.s.shards[h&v.s.mask].p
-		v.s.grace.enter(v.worker)
+		v.enterReads()
 		k, ok := p.findShared(key, h)
 		var head uint32
 		covered := false
@@ -192,26 +197,32 @@ func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 			head = atomic.LoadUint32(&p.keys.at(uint64(k)).head)
 			covered = p.coveredShared(head, z, &v.scratch.passedScratch)
 		}
-		v.s.grace.exit(v.worker)
+		v.exitReads()
 		if covered {
-			v.scratch.covered.Add(1)
+			v.scratch.coveredHere++
 			return keyRef{}, true
 		}
 		if ok {
-			return keyRef{h, k, head}, false
+			return keyRef{h: h, k: k, head: head}, false
 		}
+		return keyRef{h: h, k: -1, key: key}, false
 	}
 	sh, p := v.lock(h)
 	k, head, ok := p.coverExactHashed(key, h, z)
 	sh.mu.Unlock()
-	return keyRef{h, k, head}, ok
+	return keyRef{h: h, k: k, head: head}, ok
 }
 
 // insertAt tests inclusion again against the zones other workers stored
 // under the key since coverExact (those before ref.head in its chain).
 // z's minimal constraints are computed before the lock is taken: the
 // zone is stored unless a zone stored since coverExact covers it, which
-// is rare.
+// is rare. A key that coverExact did not find (ref.k < 0) is looked up,
+// and added, under the lock, and its whole chain tested there: in most
+// searches it is a new discrete part, and the successor is stored under
+// one lock instead of two (a worker that stored the key meanwhile may
+// have stored a zone that covers the successor but not its abstraction,
+// which is then stored too: sound, as any extra zone is).
 func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
 	ready := !v.s.fullZones
 	if ready {
@@ -220,21 +231,65 @@ func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32
 	}
 	var from uint32
 	cands := v.scratch.cands[:0]
-	if v.s.lockFree {
+	if v.s.lockFree && ref.k >= 0 {
 		// the eviction tests, a whole chain's, without the lock too:
 		// under it, only the nodes stored since are tested
 		p := &v.s.shards[ref.h&v.s.mask].p
-		v.s.grace.enter(v.worker)
+		v.enterReads()
 		from = atomic.LoadUint32(&p.keys.at(uint64(ref.k)).head)
 		cands = p.evictedShared(from, z, &v.scratch.passedScratch, &v.scratch.sampling, cands)
-		v.s.grace.exit(v.worker)
+		v.exitReads()
 		v.scratch.cands = cands
 	}
 	sh, p := v.lock(ref.h)
 	stored := p.stored
+	if ref.k < 0 {
+		ref.k = p.lookup(ref.key, ref.h)
+	}
 	n, ok := p.insertAtKey(ref, z, parent, moveIdx, true, ready, from, cands)
 	v.unlock(sh, stored)
 	return n, ok
+}
+
+// enterReads and exitReads bracket a read without the shard's lock (the
+// grace period's reads, graceClock), unless the worker's whole expansion
+// is one (beginExpansion): one pair of atomic additions a state expanded
+// instead of two a successor.
+func (v sharedView) enterReads() {
+	if !v.scratch.expanding {
+		v.s.grace.enter(v.worker)
+	}
+}
+
+func (v sharedView) exitReads() {
+	if !v.scratch.expanding {
+		v.s.grace.exit(v.worker)
+	}
+}
+
+// beginExpansion makes the worker's expansion of a state one read
+// without the lock, until endExpansion: the reads of its successors'
+// covered and eviction tests, and whatever its own inserts do under the
+// locks meanwhile (a shard retiring evicted zones waits for the
+// expansion's end, and never blocks on it: retiredZones.retire).
+// endExpansion also adds the successors found covered to the count that
+// progress reports read.
+func (v sharedView) beginExpansion() {
+	if v.s.lockFree {
+		v.s.grace.enter(v.worker)
+		v.scratch.expanding = true
+	}
+}
+
+func (v sharedView) endExpansion() {
+	if v.scratch.expanding {
+		v.scratch.expanding = false
+		v.s.grace.exit(v.worker)
+	}
+	if n := v.scratch.coveredHere; n != 0 {
+		v.scratch.coveredHere = 0
+		v.scratch.covered.Add(n)
+	}
 }
 
 // loadSource copies node's stored bytes under its shard's lock, the lock
@@ -245,6 +300,18 @@ func (v sharedView) loadSource(node nodeID, dst dbm.DBM) bool {
 	g := v.s.graph
 	if !g.reclaimed {
 		g.node(node).LoadZone(dst)
+		return true
+	}
+	if v.scratch.expanding {
+		// within the expansion's read without the lock
+		// (beginExpansion): a node not evicted yet keeps its bytes until
+		// the read ends, as for the covered test (the evictor sets the
+		// node's covered flag before it retires the bytes), so they are
+		// decoded in place, without the lock and the copy
+		if g.covered(node) {
+			return false
+		}
+		g.store(node).zoneOf(g.rec(node)).load(dst)
 		return true
 	}
 	sh := &v.s.shards[uint64(node)&v.s.mask]
@@ -461,6 +528,10 @@ func (l *stealingList) put(ns []nodeID, _ []int32) { l.queues[l.i].pushAll(ns, n
 // (runFlags.done).
 func runWorker(e *expander, list workerList, flags *runFlags, worker int, opts Options, start time.Time, now func() time.Time, end func(StopReason, error, nodeID)) {
 	stop, mine := &flags.stop, &flags.counts[worker]
+	var view *sharedView
+	if v, ok := e.passed.(sharedView); ok {
+		view = &v
+	}
 	misses := 0
 	for !stop.Load() {
 		node, ok := list.next()
@@ -483,7 +554,13 @@ func runWorker(e *expander, list workerList, flags *runFlags, worker int, opts O
 			mine.finished.Add(1)
 			continue
 		}
+		if view != nil {
+			view.beginExpansion()
+		}
 		r, err := e.expand(node)
+		if view != nil {
+			view.endExpansion()
+		}
 		if err != nil || r != Completed {
 			end(r, err, node)
 			return

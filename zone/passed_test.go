@@ -167,7 +167,7 @@ func TestInsertAtRechecksZonesStoredSince(t *testing.T) {
 		if covered {
 			t.Fatalf("coverExact: %v covered", z)
 		}
-		return keyRef{h, k, head}
+		return keyRef{h: h, k: k, head: head}
 	}
 	for _, full := range []bool{true, false} {
 		// stored since, beside the old head: the recheck finds it
@@ -195,7 +195,7 @@ func TestInsertAtRechecksZonesStoredSince(t *testing.T) {
 		p.insert(key, box(4, 4), noNode, -1)
 		h := maphash.Bytes(p.seed, key)
 		k := p.lookup(key, h)
-		ref = keyRef{h, k, p.keys.at(uint64(k)).head}
+		ref = keyRef{h: h, k: k, head: p.keys.at(uint64(k)).head}
 		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true, false, 0, nil); !ok {
 			t.Fatalf("full=%v: a zone stored before coverExact was tested again", full)
 		}
@@ -526,6 +526,117 @@ func TestNodeStoreStoresKeysLongerThanASegment(t *testing.T) {
 		}
 		if _, b := s.alloc(64); len(b) != 64 {
 			t.Fatalf("alloc(64) after key %d gave %d bytes", i, len(b))
+		}
+	}
+}
+
+// TestIndexTellsKeysApartByTagAndBytes checks the passed list's index of
+// discrete parts, whose slots hold a hash tag beside the key's index: keys
+// whose hashes are equal (one tag, one home slot), or whose tags are equal
+// and home slots differ, or whose home slots are equal and tags differ,
+// are each added once and found again, by lookup, find and findShared,
+// across the index's growths; a key never added is not found.
+func TestIndexTellsKeysApartByTagAndBytes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hash func(i int) uint64
+	}{
+		{"one hash for all", func(int) uint64 { return 0x9e3779b97f4a7c15 }},
+		{"one tag, home slots apart", func(i int) uint64 { return 0xdeadbeef<<32 | uint64(i)*0x10001 }},
+		{"one home slot, tags apart", func(i int) uint64 { return uint64(0xabc00000+i) << 32 }},
+		{"spread", func(i int) uint64 { return uint64(i+1) * 0x9e3779b97f4a7c15 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPassedList(2, false, false)
+			key := func(i int) []byte { return []byte{byte(i), byte(i >> 8), 7} }
+			const n = 700 // several growths of the index (16 slots at first)
+			for i := range n {
+				if k := p.lookup(key(i), tc.hash(i)); k != i {
+					t.Fatalf("key %d added as index %d", i, k)
+				}
+			}
+			for i := range n {
+				if k := p.lookup(key(i), tc.hash(i)); k != i {
+					t.Fatalf("lookup of key %d: index %d", i, k)
+				}
+				if k, ok := p.find(key(i), tc.hash(i)); !ok || k != i {
+					t.Fatalf("find of key %d: %d, %v", i, k, ok)
+				}
+				if k, ok := p.findShared(key(i), tc.hash(i)); !ok || k != i {
+					t.Fatalf("findShared of key %d: %d, %v", i, k, ok)
+				}
+			}
+			if p.nkeys != n {
+				t.Fatalf("%d keys, want %d", p.nkeys, n)
+			}
+			// a key never added, under the hash of one that was
+			absent := []byte{0xff, 0xff, 0xff}
+			for _, i := range []int{0, n / 2, n - 1} {
+				if _, ok := p.find(absent, tc.hash(i)); ok {
+					t.Fatalf("find: a key never added found under key %d's hash", i)
+				}
+				if _, ok := p.findShared(absent, tc.hash(i)); ok {
+					t.Fatalf("findShared: a key never added found under key %d's hash", i)
+				}
+			}
+		})
+	}
+}
+
+// TestSharedInsertAddsAKeyNotFoundWithoutTheLock checks a parallel worker's
+// store of a successor whose discrete part its covered test did not find
+// (coverExact's keyRef with k < 0): insertAt adds the key under the lock
+// and stores the zone; where another worker has stored the key and a zone
+// covering the successor in between, insertAt finds both and stores
+// nothing.
+func TestSharedInsertAddsAKeyNotFoundWithoutTheLock(t *testing.T) {
+	const dim = 3
+	box := func(x, y int32) dbm.DBM {
+		d := dbm.New(dim)
+		d.Zero()
+		d.Up()
+		d.Constrain(1, 0, dbm.LE(x))
+		d.Constrain(2, 0, dbm.LE(y))
+		return d
+	}
+	for _, alu := range []bool{false, true} {
+		s := newSharedPassed(dim, Options{}, 2, alu)
+		s.grace = newGraceClock(2)
+		s.lockFree = true
+		views := make([]sharedView, 2)
+		for w := range views {
+			sc := &viewScratch{passedScratch: *newPassedScratch(dim, false)}
+			sc.l, sc.u = []int32{0, 10, 10}, []int32{0, 10, 10}
+			views[w] = sharedView{s: s, scratch: sc, worker: w}
+		}
+		key := []byte("part one") // one length: a store packs one
+
+		ref, covered := views[0].coverExact(key, box(3, 3))
+		if covered || ref.k >= 0 {
+			t.Fatalf("alu=%v: a key never stored: covered %v, index %d", alu, covered, ref.k)
+		}
+		if _, ok := views[0].insertAt(ref, box(3, 3), noNode, -1); !ok {
+			t.Fatalf("alu=%v: the successor of a new key was not stored", alu)
+		}
+		if st, disc, _ := s.counts(); st != 1 || disc != 1 {
+			t.Fatalf("alu=%v: %d stored under %d keys, want 1 and 1", alu, st, disc)
+		}
+		// worker 1 misses a key that worker 0 then stores with a larger
+		// zone: worker 1's insert finds it under the lock
+		other := []byte("part two")
+		ref, covered = views[1].coverExact(other, box(2, 2))
+		if covered || ref.k >= 0 {
+			t.Fatalf("alu=%v: a key never stored: covered %v, index %d", alu, covered, ref.k)
+		}
+		r0, _ := views[0].coverExact(other, box(5, 5))
+		if _, ok := views[0].insertAt(r0, box(5, 5), noNode, -1); !ok {
+			t.Fatalf("alu=%v: worker 0's zone was not stored", alu)
+		}
+		if _, ok := views[1].insertAt(ref, box(2, 2), noNode, -1); ok {
+			t.Fatalf("alu=%v: a zone covered by one stored since the covered test was stored", alu)
+		}
+		if st, disc, _ := s.counts(); st != 2 || disc != 2 {
+			t.Fatalf("alu=%v: %d stored under %d keys, want 2 and 2", alu, st, disc)
 		}
 	}
 }

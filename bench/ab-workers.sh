@@ -7,6 +7,7 @@
 #   WORKERS="1 16" bench/ab-workers.sh ./tcheck      # other worker counts (default "1 2")
 #   MODELS=large bench/ab-workers.sh ./tcheck        # also Fischer 11 (MODELS is a prefix, as in workers.sh)
 #   TWINS=1 bench/ab-workers.sh ./tcheck             # also two searches at the first count at once
+#   LATENCY=1 bench/ab-workers.sh ./tcheck           # also the core-to-core latency before each model's runs
 #
 # Each round runs every model with each binary at each worker count and
 # prints one line per run: round, model, binary, workers, wall seconds,
@@ -28,6 +29,13 @@
 # one search between two workers is judged (on a virtual machine whose
 # cores share a physical core or a host's memory with other guests it
 # falls well short of 2, and varies from round to round).
+#
+# With LATENCY set, each round prints, before each model's runs, a line
+# "latency NS": what moving a cache line between the two cores costs at
+# that moment (bench/linelatency). On a virtual machine it changes as the
+# host moves the virtual CPUs, and the speedup at two workers with it
+# (docs/results.md, "Two workers and the host's core placement"); the
+# summary then also gives each speedup's latency.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
@@ -49,13 +57,17 @@ for m in "${models[@]}"; do
 done
 models=("${keep[@]}")
 idle() { awk '/^cpu /{ print $5 }' /proc/stat; }
-tmp=$(mktemp); runs=$(mktemp); trap 'rm -f "$tmp" "$runs"' EXIT
+tmp=$(mktemp); runs=$(mktemp); lat=$(mktemp -d); trap 'rm -rf "$tmp" "$runs" "$lat"' EXIT
+if [ -n "${LATENCY:-}" ]; then go build -o "$lat/linelatency" ./bench/linelatency; fi
 echo "# $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 printf '%-5s %-22s %-24s %7s %7s %7s %10s\n' round model binary workers wall_s user_s idle_ticks
 TIMEFORMAT='%R %U'
 for r in $(seq "$ROUNDS"); do
   for m in "${models[@]}"; do
     IFS='|' read -r name model args <<<"$m"
+    if [ -n "${LATENCY:-}" ]; then
+      printf '%-5s %-22s %-24s %7s %7s\n' "$r" "$name" latency - "$("$lat/linelatency")" | tee -a "$runs"
+    fi
     for b in "$@"; do
       for w in $WORKERS; do
         i0=$(idle)
@@ -77,16 +89,22 @@ for r in $(seq "$ROUNDS"); do
   done
 done
 first=${WORKERS%% *}
-echo "# speedup over --workers $first in the same round, smallest to largest, and the median"
+echo "# speedup over --workers $first in the same round, smallest to largest (with LATENCY, @ the round's latency), and the median"
 echo "# (twins: two searches' throughput over one's)"
 awk -v first="$first" '
+  $3 == "latency" { lat[$1 " " $2] = $5; next }
   $4 == first { base[$1 " " $2 " " $3] = $5; next }
-  $5 > 0 { k = $2 " " $3 " " $4; s[k] = s[k] " " ($4 == "twins" ? 2 : 1) * base[$1 " " $2 " " $3] / $5; if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
+  $5 > 0 {
+    k = $2 " " $3 " " $4; r = ($4 == "twins" ? 2 : 1) * base[$1 " " $2 " " $3] / $5
+    c = ++cnt[k]; val[k, c] = r; at[k, c] = lat[$1 " " $2]
+    if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+  }
   END {
     for (i = 1; i <= n; i++) {
-      k = order[i]; c = split(s[k], v, " ")
-      for (a = 1; a <= c; a++) for (b = a + 1; b <= c; b++) if (v[b] < v[a]) { t = v[a]; v[a] = v[b]; v[b] = t }
-      line = ""; for (a = 1; a <= c; a++) line = line sprintf(" %.2f", v[a])
+      k = order[i]; c = cnt[k]
+      for (a = 1; a <= c; a++) { v[a] = val[k, a]; l[a] = at[k, a] }
+      for (a = 1; a <= c; a++) for (b = a + 1; b <= c; b++) if (v[b] < v[a]) { t = v[a]; v[a] = v[b]; v[b] = t; t = l[a]; l[a] = l[b]; l[b] = t }
+      line = ""; for (a = 1; a <= c; a++) line = line sprintf(" %.2f", v[a]) (l[a] != "" ? "@" l[a] "ns" : "")
       med = c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
       split(k, f, " "); printf "%-22s %-24s %4s:%s  median %.2fx\n", f[1], f[2], f[3], line, med
     }

@@ -319,7 +319,8 @@ func (s *nodeStore) bytes(w uint32, n int) []byte {
 	return s.slab.segment(k)[off : off+uint64(n) : off+uint64(n)]
 }
 
-// addKey stores a discrete part. Every discrete part of a store has the
+// addKey stores a discrete part and returns the word offset of its bytes
+// (nodeRec.key, keyRef.k). Every discrete part of a store has the
 // same length (System.appendKey packs one layout per system), set by the
 // first: it is kept once, not with each of them (4 bytes for each of the
 // 51 million discrete parts of agreement-scalar at n = 4, f = 1, d = 1).
@@ -333,9 +334,21 @@ func (s *nodeStore) addKey(key []byte) uint32 {
 	} else if len(key) != s.keyLen {
 		panic(fmt.Sprintf("zone: a discrete part of %d bytes in a store of %d-byte ones", len(key), s.keyLen))
 	}
-	w, b := s.alloc(len(key))
-	copy(b, key)
-	return w
+	// the word before the key is the head of its chain of nodes in the
+	// passed list (keyHead): a lookup that finds the key reads the head
+	// on the key's own cache line, not on a record apart
+	w, b := s.alloc(4 + len(key))
+	clear(b[:4]) // bytes reused from an evicted zone hold its constraints
+	copy(b[4:], key)
+	return w + 1
+}
+
+// keyHead returns the head word of the discrete part stored at word
+// offset w by addKey: 1 + the index of the first node of its chain in the
+// passed list (0: none), read and written atomically where workers read
+// the chains without the shard's lock.
+func (s *nodeStore) keyHead(w uint32) *uint32 {
+	return (*uint32)(unsafe.Pointer(&s.bytes(w-1, 4)[0]))
 }
 
 // fitSegments lengthens the slab's segments, before anything is allocated

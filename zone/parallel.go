@@ -93,6 +93,7 @@ type sharedPassed struct {
 type passedShard struct {
 	mu spinLock
 	p  passedList
+	_  [24]byte // to whole lines (TestPassedShardLayout)
 }
 
 func newSharedPassed(dim int, opts Options, workers int, alu bool) *sharedPassed {
@@ -194,7 +195,7 @@ func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 		var head uint32
 		covered := false
 		if ok {
-			head = atomic.LoadUint32(&p.keys.at(uint64(k)).head)
+			head = atomic.LoadUint32(p.keyAt(k).head)
 			covered = p.coveredShared(head, z, &v.scratch.passedScratch)
 		}
 		v.exitReads()
@@ -236,7 +237,7 @@ func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32
 		// under it, only the nodes stored since are tested
 		p := &v.s.shards[ref.h&v.s.mask].p
 		v.enterReads()
-		from = atomic.LoadUint32(&p.keys.at(uint64(ref.k)).head)
+		from = atomic.LoadUint32(p.keyAt(ref.k).head)
 		cands = p.evictedShared(from, z, &v.scratch.passedScratch, &v.scratch.sampling, cands)
 		v.exitReads()
 		v.scratch.cands = cands

@@ -28,7 +28,7 @@ type passedList struct {
 	// aluTries counts the eviction tests under aLU, aluHits the aLU
 	// evictions that inclusion would not have made (tryALUEviction)
 	aluTries, aluHits int64
-	// nkeys is the number of discrete parts in keys: written at every
+	// nkeys is the number of discrete parts in the index: written at every
 	// new one, so it sits on this line too, not among the fields every
 	// test reads (in Fischer's protocol every state stored has a new
 	// discrete part, and each would take the other worker's next test of
@@ -40,10 +40,10 @@ type passedList struct {
 	nodes *nodeStore
 	graph *nodeGraph // the graph nodeIDs are resolved in (parents)
 	seed  maphash.Seed
-	keys  segArray[keyRec] // in segments: no copy as it grows
 	// slots is the index of keys, open addressing with linear probing:
-	// a slot holds the key's hash tag (keyRec.hash, the hash's top 32
-	// bits) above 1 + its index in keys (0: empty), so that a probe
+	// a slot holds the key's hash tag (the hash's top 32 bits) above 1 +
+	// the word offset of its bytes in the store (0: empty; the head of
+	// its chain is the word before, nodeStore.keyHead), so that a probe
 	// passes a slot of another key without reading its record (at the
 	// index's load, up to 3/4, a lookup of a key not stored probed some
 	// 8 slots, and read each one's record, a likely cache miss)
@@ -109,11 +109,17 @@ func newPassedScratch(dim int, full bool) *passedScratch {
 	return &passedScratch{codec: newZoneCodec(dim, full), row0: make([]dbm.Bound, dim), dist: make([]dbm.Bound, dim)}
 }
 
-// keyRec is a discrete part in the index: where its bytes are in the
-// slab, the head of its chain of nodes (1 + index; 0: none) and the high
-// half of its hash.
+// keyRec is a discrete part in the index: the word offset of its bytes in
+// the store, and the head of its chain of nodes (1 + index; 0: none),
+// which the store keeps in the word before them (nodeStore.addKey).
 type keyRec struct {
-	key, head, hash uint32
+	key  uint32
+	head *uint32
+}
+
+// keyAt returns the discrete part whose bytes are at word offset k.
+func (p *passedList) keyAt(k int) keyRec {
+	return keyRec{key: uint32(k), head: p.nodes.keyHead(uint32(k))}
 }
 
 func newPassedList(dim int, full, hull bool) *passedList {
@@ -133,7 +139,6 @@ func newPassedList(dim int, full, hull bool) *passedList {
 func newPassedListShard(dim int, full, hull bool, cacheBytes, cacheSmall int, pool *cachePool, rangeBytes int, seed maphash.Seed, shard uint64, shardBits uint) *passedList {
 	p := &passedList{dim: dim, hull: hull, seed: seed, full: storesFull(dim, full), aluWarmup: max(int64(aluWarmup)>>shardBits, 1)}
 	p.nodes = newNodeStore(dim*dim*4, shard, shardBits)
-	p.keys.layout = segLayout{first: 6, last: 16}
 	p.slots = make([]uint64, 16)
 	p.publishSlots()
 	if !p.full {
@@ -161,12 +166,9 @@ func (p *passedList) lookup(key []byte, h uint64) int {
 	for i := h >> shift & mask; ; i = (i + 1) & mask {
 		s := p.slots[i]
 		if s == 0 {
-			k := p.nkeys
-			seg, _ := p.keys.layout.locate(uint64(k))
-			p.keys.ensure(seg)
+			k := int(p.nodes.addKey(key))
 			p.nkeys++
-			*p.keys.at(uint64(k)) = keyRec{key: p.nodes.addKey(key), hash: hi}
-			// published to findShared: the record and the key's bytes
+			// published to findShared: the key's bytes and its head
 			// are written before
 			atomic.StoreUint64(&p.slots[i], slotOf(hi, k))
 			if 4*p.nkeys > 3*len(p.slots) {
@@ -180,17 +182,18 @@ func (p *passedList) lookup(key []byte, h uint64) int {
 	}
 }
 
-// slotOf is the slot of key index k whose hash tag is hi.
+// slotOf is the slot of the key at word offset k whose hash tag is hi.
 func slotOf(hi uint32, k int) uint64 { return uint64(hi)<<32 | uint64(k+1) }
 
 // slotHolds reports whether the full slot s holds key, whose hash tag is
-// hi, and its index: the key's bytes are read only where the tags agree.
+// hi, and its word offset: the key's bytes are read only where the tags
+// agree.
 func (p *passedList) slotHolds(s uint64, hi uint32, key []byte) (int, bool) {
 	if uint32(s>>32) != hi {
 		return 0, false
 	}
-	k := int(uint32(s)) - 1
-	return k, string(p.nodes.key(p.keys.at(uint64(k)).key)) == string(key)
+	k := uint32(s) - 1
+	return int(k), string(p.nodes.key(k)) == string(key)
 }
 
 // find returns the index in keys of key with hash h, or false.
@@ -218,7 +221,7 @@ func (p *passedList) coversAnyHashed(key []byte, h uint64, zs []dbm.DBM) bool {
 		return false
 	}
 	s := p.nodes
-	for i := p.keys.at(uint64(k)).head; i != 0; {
+	for i := *p.keyAt(k).head; i != 0; {
 		r := s.recs.at(uint64(i - 1))
 		sz := s.zoneOf(r)
 		for _, z := range zs {
@@ -234,16 +237,20 @@ func (p *passedList) coversAnyHashed(key []byte, h uint64, zs []dbm.DBM) bool {
 
 // grow doubles the index.
 func (p *passedList) grow() {
-	p.slots = make([]uint64, 2*len(p.slots))
+	old := p.slots
+	p.slots = make([]uint64, 2*len(old))
 	mask := uint64(len(p.slots) - 1)
 	shift := 64 - uint(bits.Len(uint(len(p.slots)-1)))
-	for k := range p.nkeys {
-		hi := p.keys.at(uint64(k)).hash
-		i := uint64(hi) << 32 >> shift & mask
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		// the tag is the hash's top half, which places the slot
+		i := s >> 32 << 32 >> shift & mask
 		for p.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		p.slots[i] = slotOf(hi, k)
+		p.slots[i] = s
 	}
 	p.publishSlots()
 }
@@ -335,8 +342,8 @@ func (p *passedList) insert(key []byte, z dbm.DBM, parent nodeID, moveIdx int32)
 
 // insertHashed is insert with the hash of key under p.seed.
 func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
-	kr := p.keys.at(uint64(p.lookup(key, h)))
-	if p.hull && kr.head != 0 {
+	kr := p.keyAt(p.lookup(key, h))
+	if p.hull && *kr.head != 0 {
 		return p.insertHull(kr, z, parent, moveIdx)
 	}
 	if p.coveredIn(kr, z, 0) {
@@ -359,12 +366,12 @@ func (p *passedList) insertHashed(key []byte, h uint64, z dbm.DBM, parent nodeID
 // of its chain, for insertAtKey.
 func (p *passedList) coverExactHashed(key []byte, h uint64, z dbm.DBM) (int, uint32, bool) {
 	k := p.lookup(key, h)
-	kr := p.keys.at(uint64(k))
+	kr := p.keyAt(k)
 	if p.coveredIn(kr, z, 0) {
 		p.cover++
-		return k, kr.head, true
+		return k, *kr.head, true
 	}
-	return k, kr.head, false
+	return k, *kr.head, false
 }
 
 // insertAtKey stores z (the abstraction of a successor that coverExact
@@ -379,7 +386,7 @@ func (p *passedList) coverExactHashed(key []byte, h uint64, z dbm.DBM) (int, uin
 // its scan without the lock for the zones z evicts (insertEvicting; 0 and
 // nil: none).
 func (p *passedList) insertAtKey(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32, recheck, consReady bool, from uint32, cands []uint32) (nodeID, bool) {
-	kr := p.keys.at(uint64(ref.k))
+	kr := p.keyAt(ref.k)
 	if recheck && p.coveredIn(kr, z, ref.head) {
 		p.cover++
 		return noNode, false
@@ -392,9 +399,9 @@ func (p *passedList) insertAtKey(ref keyRef, z dbm.DBM, parent nodeID, moveIdx i
 // at the head and only eviction removes one, so the nodes before the
 // chain's head of an earlier moment are those stored since; where that
 // node was evicted since, the whole chain is tested.
-func (p *passedList) coveredIn(kr *keyRec, z dbm.DBM, stop uint32) bool {
+func (p *passedList) coveredIn(kr keyRec, z dbm.DBM, stop uint32) bool {
 	s := p.nodes
-	for i := kr.head; i != 0 && i != stop; {
+	for i := *kr.head; i != 0 && i != stop; {
 		r := s.recs.at(uint64(i - 1))
 		sz := s.zoneOf(r)
 		if p.alu && p.aluCovers(z, sz, i-1) || !p.alu && sz.includes(z) {
@@ -408,7 +415,7 @@ func (p *passedList) coveredIn(kr *keyRec, z dbm.DBM, stop uint32) bool {
 // insertUncovered stores z, which no stored zone of kr covers, evicting
 // the stored zones that z covers; consReady: the scratch's codec holds z's
 // minimal constraints (ignored by a codec that stores full matrices).
-func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, consReady bool) (nodeID, bool) {
+func (p *passedList) insertUncovered(kr keyRec, z dbm.DBM, parent nodeID, moveIdx int32, consReady bool) (nodeID, bool) {
 	return p.insertEvicting(kr, z, parent, moveIdx, consReady, 0, nil)
 }
 
@@ -419,7 +426,7 @@ func (p *passedList) insertUncovered(kr *keyRec, z dbm.DBM, parent nodeID, moveI
 // index: a store numbers its nodes in order) are tested here; the nodes
 // the scan tested are evicted if they are among cands, and those it did
 // not see were evicted meanwhile.
-func (p *passedList) insertEvicting(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, consReady bool, from uint32, cands []uint32) (nodeID, bool) {
+func (p *passedList) insertEvicting(kr keyRec, z dbm.DBM, parent nodeID, moveIdx int32, consReady bool, from uint32, cands []uint32) (nodeID, bool) {
 	s := p.nodes
 	// evict the stored zones included in z; under Ranked the new node
 	// inherits its parent's rank and ranks above the expanded nodes it
@@ -437,7 +444,7 @@ func (p *passedList) insertEvicting(kr *keyRec, z dbm.DBM, parent nodeID, moveId
 	// test of the chain (docs/results.md, "A shard's counters under
 	// contention")
 	tries, evicted := p.aluTries, int64(0)
-	for i, pos := kr.head, 0; i != 0; pos++ {
+	for i, pos := *kr.head, 0; i != 0; pos++ {
 		r := s.recs.at(uint64(i - 1))
 		next := r.next
 		var evict bool
@@ -465,7 +472,7 @@ func (p *passedList) insertEvicting(kr *keyRec, z dbm.DBM, parent nodeID, moveId
 			evicted++
 			// stored atomically for coveredShared's readers
 			if prev == nil {
-				atomic.StoreUint32(&kr.head, next)
+				atomic.StoreUint32(kr.head, next)
 			} else {
 				atomic.StoreUint32(&prev.next, next)
 			}
@@ -547,7 +554,7 @@ func (p *passedList) within(sz storedZone, i uint32, z dbm.DBM, haveCons *bool, 
 
 // add stores z as a new node at the head of kr's chain; haveCons: the
 // codec's constraints are z's minimal constraints already (see within).
-func (p *passedList) add(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, haveCons bool) nodeID {
+func (p *passedList) add(kr keyRec, z dbm.DBM, parent nodeID, moveIdx int32, haveCons bool) nodeID {
 	s := p.nodes
 	var b []byte
 	var w uint8
@@ -566,7 +573,7 @@ func (p *passedList) add(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, ha
 	r.setParent(parent)
 	r.zone = zw
 	r.key = kr.key
-	r.next = kr.head
+	r.next = *kr.head
 	r.moveIdx = moveIdx
 	f := uint32(w) | uint32(len(b))<<zoneLenShift
 	if minimal {
@@ -576,7 +583,7 @@ func (p *passedList) add(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, ha
 	if minimal && p.alu {
 		p.ranges.put(uint32(i), z)
 	}
-	atomic.StoreUint32(&kr.head, uint32(i+1)) // publishes the node to coveredShared
+	atomic.StoreUint32(kr.head, uint32(i+1)) // publishes the node to coveredShared
 	p.stored++
 	return s.id(i)
 }
@@ -592,8 +599,8 @@ func (p *passedList) add(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32, ha
 // unreachable, what is reached must be confirmed exactly. The new node
 // keeps parent and moveIdx of the last zone merged; its path is a path to
 // the key, not a run that reaches every valuation of the hull.
-func (p *passedList) insertHull(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
-	r := p.nodes.recs.at(uint64(kr.head - 1))
+func (p *passedList) insertHull(kr keyRec, z dbm.DBM, parent nodeID, moveIdx int32) (nodeID, bool) {
+	r := p.nodes.recs.at(uint64(*kr.head - 1))
 	sz := p.nodes.zoneOf(r)
 	if sz.includes(z) {
 		p.cover++
@@ -605,8 +612,8 @@ func (p *passedList) insertHull(kr *keyRec, z dbm.DBM, parent nodeID, moveIdx in
 	atomic.OrUint32(&r.flags, coveredFlag)
 	p.cover++
 	p.stored--
-	old := kr.head - 1
-	atomic.StoreUint32(&kr.head, 0)
+	old := *kr.head - 1
+	atomic.StoreUint32(kr.head, 0)
 	n := p.add(kr, h, parent, moveIdx, false)
 	if s := p.nodes; s.ranked {
 		// the hull replaces the stored zone: it ranks above it if that

@@ -195,7 +195,7 @@ func TestInsertAtRechecksZonesStoredSince(t *testing.T) {
 		p.insert(key, box(4, 4), noNode, -1)
 		h := maphash.Bytes(p.seed, key)
 		k := p.lookup(key, h)
-		ref = keyRef{h: h, k: k, head: p.keys.at(uint64(k)).head}
+		ref = keyRef{h: h, k: k, head: *p.keyAt(k).head}
 		if _, ok := p.insertAtKey(ref, box(3, 3), noNode, -1, true, false, 0, nil); !ok {
 			t.Fatalf("full=%v: a zone stored before coverExact was tested again", full)
 		}
@@ -550,19 +550,26 @@ func TestIndexTellsKeysApartByTagAndBytes(t *testing.T) {
 			p := newPassedList(2, false, false)
 			key := func(i int) []byte { return []byte{byte(i), byte(i >> 8), 7} }
 			const n = 700 // several growths of the index (16 slots at first)
+			at := make([]int, n)
+			seen := map[int]bool{}
 			for i := range n {
-				if k := p.lookup(key(i), tc.hash(i)); k != i {
-					t.Fatalf("key %d added as index %d", i, k)
+				at[i] = p.lookup(key(i), tc.hash(i))
+				if seen[at[i]] {
+					t.Fatalf("key %d added at %d, another key's place", i, at[i])
+				}
+				seen[at[i]] = true
+				if got := p.nodes.key(uint32(at[i])); string(got) != string(key(i)) {
+					t.Fatalf("key %d added at %d, which holds %v", i, at[i], got)
 				}
 			}
 			for i := range n {
-				if k := p.lookup(key(i), tc.hash(i)); k != i {
-					t.Fatalf("lookup of key %d: index %d", i, k)
+				if k := p.lookup(key(i), tc.hash(i)); k != at[i] {
+					t.Fatalf("lookup of key %d: %d, want %d", i, k, at[i])
 				}
-				if k, ok := p.find(key(i), tc.hash(i)); !ok || k != i {
+				if k, ok := p.find(key(i), tc.hash(i)); !ok || k != at[i] {
 					t.Fatalf("find of key %d: %d, %v", i, k, ok)
 				}
-				if k, ok := p.findShared(key(i), tc.hash(i)); !ok || k != i {
+				if k, ok := p.findShared(key(i), tc.hash(i)); !ok || k != at[i] {
 					t.Fatalf("findShared of key %d: %d, %v", i, k, ok)
 				}
 			}
@@ -638,5 +645,35 @@ func TestSharedInsertAddsAKeyNotFoundWithoutTheLock(t *testing.T) {
 		if st, disc, _ := s.counts(); st != 2 || disc != 2 {
 			t.Fatalf("alu=%v: %d stored under %d keys, want 2 and 2", alu, st, disc)
 		}
+	}
+}
+
+// TestKeyHeadStartsEmptyInReusedBytes checks the head word that a node
+// store keeps before each discrete part (keyHead): a key stored in the
+// bytes of an evicted zone (handed back by release, reused by alloc for an
+// entry of the same length) starts with an empty chain, not with the
+// zone's first constraint read as a node index.
+func TestKeyHeadStartsEmptyInReusedBytes(t *testing.T) {
+	s := newNodeStore(16, 0, 0)
+	key := []byte("8 bytes!")
+	first := s.addKey(key)
+	*s.keyHead(first) = 7
+	_, r := s.newRec()
+	w, b := s.alloc(4 + len(key))
+	for i := range b {
+		b[i] = 0xff
+	}
+	r.zone = w
+	r.flags = uint32(len(b)) << zoneLenShift
+	s.release(r)
+	k := s.addKey([]byte("another!"))
+	if s.reused == 0 {
+		t.Fatal("the key did not reuse the released zone's bytes: the test shows nothing")
+	}
+	if h := *s.keyHead(k); h != 0 {
+		t.Fatalf("a key in reused bytes has head %#x, want 0", h)
+	}
+	if string(s.key(k)) != "another!" || string(s.key(first)) != string(key) || *s.keyHead(first) != 7 {
+		t.Fatalf("keys read back %q (head %d) and %q", s.key(first), *s.keyHead(first), s.key(k))
 	}
 }

@@ -145,11 +145,9 @@ type viewScratch struct {
 	// a shard's lock (sharedPassed.lockFree), which the shards' counts
 	// do not hold; read by the coordinator for its progress reports.
 	// coveredHere counts those of the expansion in progress, added to
-	// covered at its end (endExpansion); expanding says that the
-	// expansion is one read without the lock (beginExpansion).
+	// covered at its end (endExpansion).
 	covered     atomic.Int64
 	coveredHere int64
-	expanding   bool
 }
 
 // lock locks the shard of hash h and gives its list this worker's
@@ -253,40 +251,18 @@ func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32
 }
 
 // enterReads and exitReads bracket a read without the shard's lock (the
-// grace period's reads, graceClock), unless the worker's whole expansion
-// is one (beginExpansion): one pair of atomic additions a state expanded
-// instead of two a successor.
-func (v sharedView) enterReads() {
-	if !v.scratch.expanding {
-		v.s.grace.enter(v.worker)
-	}
-}
+// grace period's reads, graceClock). A read is one test, not a worker's
+// whole expansion: a goroutine descheduled in the middle of a read holds
+// up the reuse of every shard's evicted zones (with four workers on two
+// cores, whole expansions as reads left Fischer N = 6 without a zone
+// reused in one run of ten: TestParallelSearchReusesEvictedZones).
+func (v sharedView) enterReads() { v.s.grace.enter(v.worker) }
+func (v sharedView) exitReads()  { v.s.grace.exit(v.worker) }
 
-func (v sharedView) exitReads() {
-	if !v.scratch.expanding {
-		v.s.grace.exit(v.worker)
-	}
-}
-
-// beginExpansion makes the worker's expansion of a state one read
-// without the lock, until endExpansion: the reads of its successors'
-// covered and eviction tests, and whatever its own inserts do under the
-// locks meanwhile (a shard retiring evicted zones waits for the
-// expansion's end, and never blocks on it: retiredZones.retire).
-// endExpansion also adds the successors found covered to the count that
-// progress reports read.
-func (v sharedView) beginExpansion() {
-	if v.s.lockFree {
-		v.s.grace.enter(v.worker)
-		v.scratch.expanding = true
-	}
-}
-
+// endExpansion adds the successors the worker found covered while it
+// expanded a state to the count that progress reports read: one atomic
+// addition a state instead of one a covered successor.
 func (v sharedView) endExpansion() {
-	if v.scratch.expanding {
-		v.scratch.expanding = false
-		v.s.grace.exit(v.worker)
-	}
 	if n := v.scratch.coveredHere; n != 0 {
 		v.scratch.coveredHere = 0
 		v.scratch.covered.Add(n)
@@ -303,17 +279,18 @@ func (v sharedView) loadSource(node nodeID, dst dbm.DBM) bool {
 		g.node(node).LoadZone(dst)
 		return true
 	}
-	if v.scratch.expanding {
-		// within the expansion's read without the lock
-		// (beginExpansion): a node not evicted yet keeps its bytes until
-		// the read ends, as for the covered test (the evictor sets the
-		// node's covered flag before it retires the bytes), so they are
-		// decoded in place, without the lock and the copy
-		if g.covered(node) {
-			return false
+	if v.s.lockFree {
+		// a read without the lock: a node not evicted yet keeps its
+		// bytes until the read ends, as for the covered test (the evictor
+		// sets the node's covered flag before it retires the bytes), so
+		// they are decoded in place, without the lock and the copy
+		v.enterReads()
+		covered := g.covered(node)
+		if !covered {
+			g.store(node).zoneOf(g.rec(node)).load(dst)
 		}
-		g.store(node).zoneOf(g.rec(node)).load(dst)
-		return true
+		v.exitReads()
+		return !covered
 	}
 	sh := &v.s.shards[uint64(node)&v.s.mask]
 	sh.mu.Lock()
@@ -554,9 +531,6 @@ func runWorker(e *expander, list workerList, flags *runFlags, worker int, opts O
 		if e.graph.covered(node) {
 			mine.finished.Add(1)
 			continue
-		}
-		if view != nil {
-			view.beginExpansion()
 		}
 		r, err := e.expand(node)
 		if view != nil {

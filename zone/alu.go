@@ -214,21 +214,27 @@ func (p *passedList) aluEvicts(sz storedZone, i uint32, z dbm.DBM) bool {
 // aluEvictsIn is aluEvicts with the bounds and matrices of scratch sc,
 // and the list's caches of clock ranges and decoded zones only where
 // cached is set (a reader without the shard's lock may not use them:
-// evictedShared); without them the ranges are computed into sc.
+// evictedShared); without them the ranges are computed into sc, or into
+// a parallel worker's own cache (sc.own).
 func (p *passedList) aluEvictsIn(sz storedZone, i uint32, z dbm.DBM, sc *passedScratch, cached bool) bool {
 	if sz.minimal {
 		var row0, col0 []dbm.Bound
 		ok := false
 		if cached {
 			row0, col0, ok = p.ranges.slot(i)
+		} else if sc.own != nil {
+			row0, col0, ok = sc.own.ranges(p, i)
 		}
 		if !ok {
 			if minimalNotEvicted(sz.b, sz.width, z.M, z.Dim, sc.l, sc.u, sc.row0) {
 				return false
 			}
-			if cached {
+			switch {
+			case cached:
 				row0, col0 = p.ranges.claim(i)
-			} else {
+			case sc.own != nil:
+				row0, col0 = sc.own.claimRanges(p, i)
+			default:
 				row0, col0 = sc.row0, sc.dist
 			}
 			clockRanges(sz.b, sz.width, row0, col0)

@@ -663,6 +663,9 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	newExp := func(i int) *expander {
 		e := newExpander(sys, shared.graph, opts, sub == ALU, nil, newVisitor())
 		sc := &viewScratch{passedScratch: *newPassedScratch(sys.Dim, opts.FullZones)}
+		if !storesFull(sys.Dim, opts.FullZones) {
+			sc.own = newOwnZones(sys.Dim)
+		}
 		views[i] = sc
 		sc.l, sc.u = e.bl, e.bu
 		e.passed = sharedView{s: shared, scratch: sc, worker: i}

@@ -103,6 +103,9 @@ type passedScratch struct {
 	codec      zoneCodec
 	row0, dist []dbm.Bound
 	l, u       []int32
+	// own is a parallel worker's cache of the zones it decodes without a
+	// shard's lock (nil elsewhere)
+	own *ownZones
 }
 
 func newPassedScratch(dim int, full bool) *passedScratch {

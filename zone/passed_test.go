@@ -677,3 +677,51 @@ func TestKeyHeadStartsEmptyInReusedBytes(t *testing.T) {
 		t.Fatalf("keys read back %q (head %d) and %q", s.key(first), *s.keyHead(first), s.key(k))
 	}
 }
+
+// TestOwnZonesKeepEachNodesZone checks a parallel worker's own cache of
+// decoded zones and clocks' ranges (ownZones): nodes of the same index in
+// two shards, or in two lists' shards of the same number, and more nodes
+// than the cache has entries, each get their own zone and ranges back,
+// whether from the cache or decoded again.
+func TestOwnZonesKeepEachNodesZone(t *testing.T) {
+	const dim = 4
+	s := newSharedPassed(dim, Options{}, 2, true)
+	// the first shard of another list: the same shard number, the same
+	// entries, other zones
+	lists := []*passedList{&s.shards[0].p, &s.shards[1].p, &newSharedPassed(dim, Options{}, 2, true).shards[0].p}
+	c := newOwnZones(dim)
+	n := int(c.mask+1) * 3
+	codec := newZoneCodec(dim, false)
+	zoneOf := func(shard, i int) (dbm.DBM, storedZone) {
+		z := dbm.New(dim)
+		z.Init()
+		z.Constrain(1, 0, dbm.LE(int32(1+i%50)))
+		z.Constrain(0, 2, dbm.LE(int32(-(shard + i%7))))
+		z.Constrain(3, 1, dbm.LT(int32(2+i%11)))
+		b, w, minimal := codec.encode(z)
+		return z, storedZone{b: append([]byte(nil), b...), width: w, minimal: minimal}
+	}
+	for round := range 2 {
+		for i := range n {
+			for shard, p := range lists {
+				z, sz := zoneOf(shard, i)
+				if got := c.get(p, sz, uint32(i)); !got.Equal(z) {
+					t.Fatalf("round %d: node %d of shard %d: the cache gave another zone", round, i, shard)
+				}
+				row0, col0, ok := c.ranges(p, uint32(i))
+				if !ok {
+					row0, col0 = c.claimRanges(p, uint32(i))
+					copy(row0, z.M[:dim])
+					for k := range col0 {
+						col0[k] = z.M[k*dim]
+					}
+				}
+				for k := range dim {
+					if row0[k] != z.M[k] || col0[k] != z.M[k*dim] {
+						t.Fatalf("round %d: node %d of shard %d: the ranges are another zone's", round, i, shard)
+					}
+				}
+			}
+		}
+	}
+}

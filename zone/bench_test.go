@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"testing"
 
+	"github.com/tcheck/tcheck/internal/cacheline"
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/zone"
 )
@@ -235,27 +235,8 @@ func BenchmarkCacheLineTransfer(b *testing.B) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		b.Skip("needs two processors")
 	}
-	var line struct {
-		v atomic.Int64
-		_ [56]byte
-	}
-	n := int64(b.N)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for i := int64(1); i < n; i += 2 {
-			for line.v.Load() != i {
-			}
-			line.v.Store(i + 1)
-		}
-	}()
 	b.ResetTimer()
-	for i := int64(0); i < n; i += 2 {
-		for line.v.Load() != i {
-		}
-		line.v.Store(i + 1)
-	}
-	<-done
+	cacheline.PingPong(int64(b.N))
 }
 
 // BenchmarkSymmetry explores the full zone graph of two models with a

@@ -19,8 +19,9 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"sync/atomic"
 	"time"
+
+	"github.com/tcheck/tcheck/internal/cacheline"
 )
 
 func main() {
@@ -39,26 +40,7 @@ func main() {
 // transfer passes a counter n times between two goroutines and returns
 // the nanoseconds per pass.
 func transfer(n int64) float64 {
-	var line struct {
-		_ [64]byte
-		v atomic.Int64
-		_ [56]byte
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for i := int64(1); i < n; i += 2 {
-			for line.v.Load() != i {
-			}
-			line.v.Store(i + 1)
-		}
-	}()
 	start := time.Now()
-	for i := int64(0); i < n; i += 2 {
-		for line.v.Load() != i {
-		}
-		line.v.Store(i + 1)
-	}
-	<-done
+	cacheline.PingPong(n)
 	return float64(time.Since(start).Nanoseconds()) / float64(n)
 }

@@ -13,6 +13,18 @@ import (
 // (`P.loc`, `P(i).x`, `P.var`) and the deadlock predicate.
 type formulaCompiler struct {
 	c *compiler
+	// srcs holds the text of the formula being compiled and of each of
+	// its subexpressions (exprStrings), set by the outermost formula call
+	srcs map[syntax.Expr]string
+}
+
+// src returns the text of x, a subexpression of the formula being
+// compiled.
+func (fc *formulaCompiler) src(x syntax.Expr) string {
+	if s, ok := fc.srcs[x]; ok {
+		return s
+	}
+	return exprString(x)
 }
 
 func (n *Network) queryCompiler(src Text) (*formulaCompiler, *ctx, error) {
@@ -75,7 +87,10 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 	if x == nil {
 		return nil, &Error{Pos: c.text.Pos, Msg: "missing formula"}
 	}
-	src := exprString(x)
+	if fc.srcs == nil {
+		fc.srcs = exprStrings(x)
+	}
+	src := fc.src(x)
 	if !c.special(cx, x) {
 		d, err := c.data(cx, x)
 		if err != nil {
@@ -106,7 +121,25 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 		}
 	case *syntax.BinaryExpr:
 		switch y.Op {
-		case syntax.OpAnd, syntax.OpOr, syntax.OpImply:
+		case syntax.OpAnd, syntax.OpOr:
+			// a chain of one operator (a && b && c, parsed as (a && b)
+			// && c) is one junction of its operands: compiled level by
+			// level, each level tested its whole subtree (special) and
+			// copied the arguments of the level below (junction), time
+			// quadratic in the chain's length
+			var parts []*Formula
+			for _, o := range fc.chainOperands(cx, y) {
+				f, err := fc.formula(cx, o)
+				if err != nil {
+					return nil, err
+				}
+				parts = append(parts, f)
+			}
+			if y.Op == syntax.OpAnd {
+				return junction(FAnd, src, parts...), nil
+			}
+			return junction(FOr, src, parts...), nil
+		case syntax.OpImply:
 			a, err := fc.formula(cx, y.X)
 			if err != nil {
 				return nil, err
@@ -114,12 +147,6 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 			b, err := fc.formula(cx, y.Y)
 			if err != nil {
 				return nil, err
-			}
-			switch y.Op {
-			case syntax.OpAnd:
-				return junction(FAnd, src, a, b), nil
-			case syntax.OpOr:
-				return junction(FOr, src, a, b), nil
 			}
 			return junction(FOr, src, not(a, "!("+a.Src+")"), b), nil
 		case syntax.OpLT, syntax.OpLE, syntax.OpGT, syntax.OpGE, syntax.OpEQ, syntax.OpNE:
@@ -174,6 +201,41 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 		return junction(kind, src, parts...), nil
 	}
 	return nil, c.errAt(x.Position(), "%s combines clocks or deadlock in a way formulas do not support (use &&, ||, !, imply, forall, exists over clock constraints)", src)
+}
+
+// chainOperands returns the operands of the chain of x's operator that x
+// heads, left to right: the left operands that apply the same operator
+// without parentheses are unfolded, without recursion, down to the
+// longest leftmost part of the chain that mentions no clock and no
+// deadlock, which stays one operand, a data expression, as it was when
+// each level was compiled on its own.
+func (fc *formulaCompiler) chainOperands(cx *ctx, x *syntax.BinaryExpr) []syntax.Expr {
+	var spine []*syntax.BinaryExpr // x, then its left operands in the chain
+	var e syntax.Expr = x
+	for {
+		b, ok := e.(*syntax.BinaryExpr)
+		if !ok || b.Op != x.Op {
+			break
+		}
+		spine = append(spine, b)
+		e = b.X
+	}
+	// the chain's nodes from the bottom that mention neither (special is
+	// true of a node when it is of its left or its right operand)
+	first, special := e, fc.c.special(cx, e)
+	for i := len(spine) - 1; i >= 0; i-- {
+		if special || fc.c.special(cx, spine[i].Y) {
+			out := append(make([]syntax.Expr, 0, i+2), first)
+			for ; i >= 0; i-- {
+				out = append(out, spine[i].Y)
+			}
+			return out
+		}
+		first = spine[i]
+	}
+	// nothing in the chain is special, and neither is x (the caller
+	// compiles such an x as data): its two operands, not x itself
+	return []syntax.Expr{x.X, x.Y}
 }
 
 // not negates f, folding constants and double negations.

@@ -222,9 +222,9 @@ func (fc *formulaCompiler) chainOperands(cx *ctx, x *syntax.BinaryExpr) []syntax
 	}
 	// the chain's nodes from the bottom that mention neither (special is
 	// true of a node when it is of its left or its right operand)
-	first, special := e, fc.c.special(cx, e)
+	first, mixed := e, fc.c.special(cx, e)
 	for i := len(spine) - 1; i >= 0; i-- {
-		if special || fc.c.special(cx, spine[i].Y) {
+		if mixed || fc.c.special(cx, spine[i].Y) {
 			out := append(make([]syntax.Expr, 0, i+2), first)
 			for ; i >= 0; i-- {
 				out = append(out, spine[i].Y)

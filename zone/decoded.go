@@ -250,7 +250,9 @@ type ownZones struct {
 	rb     []dbm.Bound
 }
 
-// ownZonesBytes bounds a worker's ownZones; ownZonesMax bounds its entries.
+// ownZonesBytes bounds the matrices of a worker's ownZones, and a quarter
+// of it the clocks' ranges; ownZonesMax bounds its matrices, four times it
+// its ranges.
 const (
 	ownZonesBytes = 1 << 20
 	ownZonesMax   = 1024

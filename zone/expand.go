@@ -37,8 +37,9 @@ type passedStore interface {
 	loadSource(node nodeID, dst dbm.DBM) bool
 }
 
-// keyRef is a discrete part looked up by coverExact: its hash, its
-// index in its passed list's keys (stable: keys are never removed) and
+// keyRef is a discrete part looked up by coverExact: its hash, the word
+// offset of its bytes in its passed list's store (stable: keys are never
+// removed) and
 // the head of its chain then (head+1 of a node index; 0: none). New
 // nodes go to the head of a chain, so a parallel search's second test
 // (sharedView.insertAt) needs only the nodes before that one. A parallel

@@ -188,7 +188,7 @@ func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 		// at once instead of in turn; insertAt tests the zones stored
 		// since under the lock, and adds a discrete part not found here
 		p := &v.s.shards[h&v.s.mask].p
-		v.enterReads()
+		v.s.grace.enter(v.worker)
 		k, ok := p.findShared(key, h)
 		var head uint32
 		covered := false
@@ -196,7 +196,7 @@ func (v sharedView) coverExact(key []byte, z dbm.DBM) (keyRef, bool) {
 			head = atomic.LoadUint32(p.keyAt(k).head)
 			covered = p.coveredShared(head, z, &v.scratch.passedScratch)
 		}
-		v.exitReads()
+		v.s.grace.exit(v.worker)
 		if covered {
 			v.scratch.coveredHere++
 			return keyRef{}, true
@@ -234,10 +234,10 @@ func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32
 		// the eviction tests, a whole chain's, without the lock too:
 		// under it, only the nodes stored since are tested
 		p := &v.s.shards[ref.h&v.s.mask].p
-		v.enterReads()
+		v.s.grace.enter(v.worker)
 		from = atomic.LoadUint32(p.keyAt(ref.k).head)
 		cands = p.evictedShared(from, z, &v.scratch.passedScratch, &v.scratch.sampling, cands)
-		v.exitReads()
+		v.s.grace.exit(v.worker)
 		v.scratch.cands = cands
 	}
 	sh, p := v.lock(ref.h)
@@ -249,15 +249,6 @@ func (v sharedView) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int32
 	v.unlock(sh, stored)
 	return n, ok
 }
-
-// enterReads and exitReads bracket a read without the shard's lock (the
-// grace period's reads, graceClock). A read is one test, not a worker's
-// whole expansion: a goroutine descheduled in the middle of a read holds
-// up the reuse of every shard's evicted zones (with four workers on two
-// cores, whole expansions as reads left Fischer N = 6 without a zone
-// reused in 2 to 4 runs of 20: TestParallelSearchReusesEvictedZones).
-func (v sharedView) enterReads() { v.s.grace.enter(v.worker) }
-func (v sharedView) exitReads()  { v.s.grace.exit(v.worker) }
 
 // endExpansion adds the successors the worker found covered while it
 // expanded a state to the count that progress reports read: one atomic
@@ -286,12 +277,12 @@ func (v sharedView) loadSource(node nodeID, dst dbm.DBM) bool {
 		// bytes until the read ends, as for the covered test (the evictor
 		// sets the node's covered flag before it retires the bytes), so
 		// they are decoded in place, without the lock and the copy
-		v.enterReads()
+		v.s.grace.enter(v.worker)
 		covered := g.covered(node)
 		if !covered {
 			g.store(node).zoneOf(g.rec(node)).load(dst)
 		}
-		v.exitReads()
+		v.s.grace.exit(v.worker)
 		return !covered
 	}
 	sh := &v.s.shards[uint64(node)&v.s.mask]

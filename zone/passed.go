@@ -46,7 +46,7 @@ type passedList struct {
 	// its chain is the word before, nodeStore.keyHead), so that a probe
 	// passes a slot of another key without reading its record (at the
 	// index's load, up to 3/4, a lookup of a key not stored probed some
-	// 8 slots, and read each one's record, a likely cache miss)
+	// 8 slots, and read each one's key record, a likely cache miss)
 	slots []uint64
 	// decoded caches decoded minimal zones (nil: none) for the aLU tests.
 	decoded *decodedCache
@@ -161,7 +161,8 @@ func (p *passedList) useALU(l, u []int32) {
 // discrete returns the number of discrete parts stored.
 func (p *passedList) discrete() int64 { return int64(p.nkeys) }
 
-// lookup returns the index in keys of key with hash h, or adds it.
+// lookup returns the word offset of key (hash h) in the store, adding it
+// where it is new.
 func (p *passedList) lookup(key []byte, h uint64) int {
 	hi := uint32(h >> 32)
 	mask := uint64(len(p.slots) - 1)
@@ -199,7 +200,7 @@ func (p *passedList) slotHolds(s uint64, hi uint32, key []byte) (int, bool) {
 	return int(k), string(p.nodes.key(k)) == string(key)
 }
 
-// find returns the index in keys of key with hash h, or false.
+// find returns the word offset of key (hash h) in the store, or false.
 func (p *passedList) find(key []byte, h uint64) (int, bool) {
 	hi := uint32(h >> 32)
 	mask := uint64(len(p.slots) - 1)
@@ -310,7 +311,7 @@ func (p *passedList) evictedShared(head uint32, z dbm.DBM, sc *passedScratch, sa
 }
 
 // coveredShared is coveredIn over a whole chain, from head (read
-// atomically from its keyRec), for a caller that does not hold the
+// atomically from the key's head word), for a caller that does not hold the
 // shard's lock, with its own scratch sc (its aLU bounds and a matrix to
 // decode into; the shard's cache of decoded zones is the lock holder's).
 // The links are read atomically, as the holder stores them: the chain may

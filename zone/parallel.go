@@ -22,7 +22,10 @@ import (
 // whose successors fall under one discrete part of many zones test them
 // at once; an evicted zone's bytes wait for the reads that may see them
 // (graceClock) before they are reused. In breadth-first order the
-// workers share one waiting list, taken in small batches (fifoList): with
+// workers share one waiting list, taken in small batches (fifoList,
+// sharedFIFO: each worker takes the nodes it stored itself where they are
+// not much younger than the oldest queued, so that the zone it expands is
+// usually one its own core wrote): with
 // a list per worker, workers ran whole levels ahead of each other, and
 // Fischer's protocol
 // (N = 10, two workers) explored 473,900 to 634,401 states for its 260,998
@@ -421,7 +424,11 @@ type workerList interface {
 // batch, not one per expansion; the outbox's nodes are counted as queued,
 // so no worker ends while one holds some).
 type fifoList struct {
-	global        *workQueue
+	global *workQueue
+	// shared, under plain breadth-first order, is the list instead of
+	// global (sharedFIFO); worker is this worker's queue in it
+	shared        *sharedFIFO
+	worker        int
 	workers       int
 	batch, outbox []nodeID
 	outKeys       []int32 // the outbox's progress (Progress order only)
@@ -434,7 +441,11 @@ func (l *fifoList) next() (nodeID, bool) {
 		if len(l.outbox) > 0 {
 			l.flush()
 		}
-		l.batch = l.global.takeBatch(l.batch[:0], l.workers)
+		if l.shared != nil {
+			l.batch = l.shared.takeBatch(l.batch[:0], l.worker)
+		} else {
+			l.batch = l.global.takeBatch(l.batch[:0], l.workers)
+		}
 		if len(l.batch) == 0 {
 			return noNode, false
 		}
@@ -460,7 +471,11 @@ func (l *fifoList) flush() {
 	if len(keys) == 0 {
 		keys = nil
 	}
-	l.global.pushAll(l.outbox, keys)
+	if l.shared != nil {
+		l.shared.pushAll(l.outbox, l.worker)
+	} else {
+		l.global.pushAll(l.outbox, keys)
+	}
 	l.outbox, l.outKeys = l.outbox[:0], l.outKeys[:0]
 }
 
@@ -725,7 +740,11 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 	case Progress, Topological:
 		global.progress = &progressQueue{}
 	}
-	if fifo {
+	var plain *sharedFIFO
+	if opts.Order == BFS {
+		plain = newSharedFIFO(workers)
+		plain.pushAll(init.out, workers)
+	} else if fifo {
 		global.pushAll(init.out, init.outKeys)
 	} else {
 		queues[0].pushAll(init.out, nil)
@@ -781,7 +800,7 @@ func searchParallel(sys *System, opts Options, newVisitor func() Visitor) Result
 			ready.Done()
 			var list workerList = &stealingList{queues: queues, i: i, order: opts.Order}
 			if fifo {
-				list = &fifoList{global: &global, workers: workers}
+				list = &fifoList{global: &global, shared: plain, worker: i, workers: workers}
 			}
 			runWorker(e, list, &flags, i, opts, start, now, end)
 			searched.Done()

@@ -51,7 +51,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.extrapolate, "extrapolation", "lu+", "zone abstraction: lu+, lu, m+, m or none")
 	fl.BoolVar(&f.globalBounds, "global-bounds", false, "use global instead of per-location clock bounds")
 	fl.Int64Var(&f.maxStates, "max-states", 0, "stop with verdict unknown after storing this many states (0: no limit)")
-	fl.DurationVar(&f.timeout, "timeout", 0, "stop checking after this long (all queries with their searches and traces; in a sweep, each point), the undecided ones unknown, e.g. 30s, 5m (0: no limit)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "stop checking after this long (verify: from its start, loading the model and all queries with their searches and traces; in a sweep, each point), the undecided ones unknown, e.g. 30s, 5m (0: no limit)")
 	fl.StringVar(&f.maxMemory, "max-memory", "", "stop with verdict unknown above this heap size, e.g. 2GiB, 500MB")
 	fl.StringArrayVar(&f.sets, "set", nil, "override a model parameter: --set name=value (repeatable)")
 	fl.BoolVar(&f.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
@@ -345,17 +345,18 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// With --json, an error that stops everything is a JSON
 			// document too, so that a machine reading stdout learns why.
-			usageErr := func(err error) error {
+			errorExit := func(code int, err error) error {
 				if asJSON {
-					doc := jsonDoc{Tool: "tcheck", Version: Version, Model: jsonModel{File: args[0]}, Results: []queries.JSONResult{}, ExitCode: ExitUsage, Error: err.Error()}
+					doc := jsonDoc{Tool: "tcheck", Version: Version, Model: jsonModel{File: args[0]}, Results: []queries.JSONResult{}, ExitCode: code, Error: err.Error()}
 					enc := json.NewEncoder(stdout)
 					enc.SetIndent("", "  ")
 					if werr := enc.Encode(doc); werr != nil {
 						return werr
 					}
 				}
-				return &exitError{code: ExitUsage, err: err}
+				return &exitError{code: code, err: err}
 			}
+			usageErr := func(err error) error { return errorExit(ExitUsage, err) }
 			if err := checkTraceFormat(traceFmt, asJSON); err != nil {
 				return usageErr(err)
 			}
@@ -377,27 +378,70 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 				return usageErr(err)
 			}
 			applyMemoryLimit(opts.Limits.MaxMemory)
-			m, err := loadWithin(opts.Limits.MaxMemory, func() (*loadedModel, error) { return loadModel(args[0], ov) })
-			if err != nil {
-				return usageErr(err)
+			// --timeout counts from here: loading the model and compiling
+			// its queries take from the searches' time
+			limits := prepareLimits{maxMemory: opts.Limits.MaxMemory, timeout: opts.Limits.Timeout}
+			if opts.Limits.Timeout > 0 {
+				limits.deadline = time.Now().Add(opts.Limits.Timeout)
+				opts.Limits.Deadline = limits.deadline
 			}
-			if qfile != "" {
-				src, err := model.ReadSource(qfile)
+			// Ctrl-C (or SIGTERM) stops the loading or the running
+			// exploration: the queries answered so far are printed, the
+			// others are unknown (interrupted), and the exit code is 130.
+			// A second one terminates the process at once (the signals'
+			// default action), should the first not be acted on soon.
+			cancel := make(chan struct{})
+			opts.Limits.Cancel = cancel
+			limits.cancel = cancel
+			sigs, stopSignals := verifySignals()
+			defer stopSignals()
+			var interrupted atomic.Bool
+			go func() {
+				if _, ok := <-sigs; ok {
+					interrupted.Store(true)
+					close(cancel)
+					stopSignals()
+				}
+			}()
+			type prepared struct {
+				m     *loadedModel
+				qlist []*queries.Query
+				from  *queries.State
+			}
+			p, err := prepareWithin(limits, func() (prepared, error) {
+				var p prepared
+				m, err := loadModel(args[0], ov)
 				if err != nil {
-					return usageErr(err)
+					return p, err
 				}
-				if err := uppaal.SetQueries(m.file, qfile, src); err != nil {
-					return usageErr(err)
+				if qfile != "" {
+					src, err := model.ReadSource(qfile)
+					if err != nil {
+						return p, err
+					}
+					if err := uppaal.SetQueries(m.file, qfile, src); err != nil {
+						return p, err
+					}
 				}
+				p.m = m
+				if p.qlist, err = selectQueries(m, qs); err != nil {
+					return p, err
+				}
+				if from != "" {
+					p.from, err = readFrom(m.net, from)
+				}
+				return p, err
+			})
+			if errors.Is(err, errPrepareInterrupted) {
+				return errorExit(ExitInterrupted, err)
 			}
-			qlist, err := selectQueries(m, qs)
 			if err != nil {
 				return usageErr(err)
 			}
-			if from != "" {
-				if opts.From, err = readFrom(m.net, from); err != nil {
-					return usageErr(err)
-				}
+			m, qlist := p.m, p.qlist
+			afterPrepare()
+			if p.from != nil {
+				opts.From = p.from
 			}
 			if cmd.Flags().Changed("within") {
 				if within < 1 || within > maxWithin {
@@ -454,23 +498,6 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 				runtime.MemProfileRate = 4096
 				defer pprof.Lookup("heap").WriteTo(f, 0)
 			}
-			// Ctrl-C (or SIGTERM) stops the running exploration: the
-			// queries answered so far are printed, the others are unknown
-			// (interrupted), and the exit code is 130. A second one
-			// terminates the process at once (the signals' default
-			// action), should the first not be acted on soon.
-			cancel := make(chan struct{})
-			opts.Limits.Cancel = cancel
-			sigs, stopSignals := verifySignals()
-			defer stopSignals()
-			var interrupted atomic.Bool
-			go func() {
-				if _, ok := <-sigs; ok {
-					interrupted.Store(true)
-					close(cancel)
-					stopSignals()
-				}
-			}()
 			sys := zone.NewSystem(m.net)
 			results := queries.Check(sys, qlist, opts)
 			prog.clear()
@@ -657,32 +684,67 @@ type jsonDoc struct {
 
 func usageErr(err error) error { return &exitError{code: ExitUsage, err: err} }
 
-// loadWithin runs load and watches the heap meanwhile: above limit (0: no
-// limit) it gives up with an error, so that --max-memory covers loading a
-// model as well as exploring it. The abandoned load goes on in its
-// goroutine until the process exits, which the caller's error makes it do.
-func loadWithin(limit uint64, load func() (*loadedModel, error)) (*loadedModel, error) {
-	if limit == 0 {
-		return load()
+// prepareLimits are the limits that bound loading a model and compiling
+// its queries: --max-memory, the --timeout counted from the command's
+// start (zero: none) and Ctrl-C (nil: never).
+type prepareLimits struct {
+	maxMemory uint64
+	deadline  time.Time
+	timeout   time.Duration // as given, for the message
+	cancel    <-chan struct{}
+}
+
+// errPrepareInterrupted is prepareWithin's error when cancel was closed.
+var errPrepareInterrupted = errors.New("interrupted while loading the model")
+
+// prepareHeap measures the heap for prepareWithin; tests replace it.
+var prepareHeap = zone.HeapBytes
+
+// afterPrepare is called once verify has loaded the model and compiled
+// its queries; tests replace it, to interrupt the exploration.
+var afterPrepare = func() {}
+
+// prepareWithin runs prepare (loading a model, compiling its queries) and
+// watches the heap, the clock and cancel meanwhile: past a limit it gives
+// up with an error, so that --max-memory, --timeout and Ctrl-C cover
+// loading and compiling as well as exploring (a compilation whose time or
+// memory grows faster than its input, bounded only by the compiler's own
+// caps, once ran past both for minutes: docs/results.md). The abandoned
+// preparation goes on in its goroutine until the process exits, which the
+// caller's error makes it do.
+func prepareWithin[T any](l prepareLimits, prepare func() (T, error)) (T, error) {
+	var zero T
+	if l.maxMemory == 0 && l.deadline.IsZero() && l.cancel == nil {
+		return prepare()
 	}
 	type result struct {
-		m   *loadedModel
+		v   T
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		m, err := load()
-		done <- result{m, err}
+		v, err := prepare()
+		done <- result{v, err}
 	}()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
+	var expire <-chan time.Time
+	if !l.deadline.IsZero() {
+		t := time.NewTimer(time.Until(l.deadline))
+		defer t.Stop()
+		expire = t.C
+	}
 	for {
 		select {
 		case r := <-done:
-			return r.m, r.err
+			return r.v, r.err
+		case <-l.cancel:
+			return zero, errPrepareInterrupted
+		case <-expire:
+			return zero, fmt.Errorf("time limit %v reached while loading the model and compiling its queries", l.timeout)
 		case <-tick.C:
-			if zone.HeapBytes() > limit {
-				return nil, fmt.Errorf("memory limit %s reached while loading the model", model.FormatBytes(int64(limit)))
+			if l.maxMemory > 0 && prepareHeap() > l.maxMemory {
+				return zero, fmt.Errorf("memory limit %s reached while loading the model and compiling its queries", model.FormatBytes(int64(l.maxMemory)))
 			}
 		}
 	}

@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -241,9 +243,12 @@ func TestUsageErrorsExit2(t *testing.T) {
 func TestVerifyInterrupted(t *testing.T) {
 	saved := verifySignals
 	defer func() { verifySignals = saved }()
+	savedAfter := afterPrepare
+	defer func() { afterPrepare = savedAfter }()
 	verifySignals = func() (<-chan os.Signal, func()) {
 		ch := make(chan os.Signal, 1)
-		ch <- os.Interrupt // Ctrl-C at once
+		// Ctrl-C once the model is loaded
+		afterPrepare = func() { ch <- os.Interrupt }
 		return ch, func() {}
 	}
 	code, out, errOut := run("verify", "../../../../testdata/fischer.yaml", "--set", "N=7", "--no-progress")
@@ -257,6 +262,102 @@ func TestVerifyInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "interrupted:") {
 		t.Errorf("stderr %q", errOut)
+	}
+}
+
+// TestVerifyLimitsCoverLoading proves that --timeout, --max-memory and
+// Ctrl-C stop verify while it loads a model and compiles its queries, as
+// they stop its searches (a long chain of clock constraints once compiled
+// for minutes past both limits: docs/results.md). The loads are of an
+// endless stream, read until --max-input stops them (some milliseconds at
+// 64 MiB); the time limit is far shorter.
+func TestVerifyLimitsCoverLoading(t *testing.T) {
+	zero := filepath.Join(t.TempDir(), "zero.yaml")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	saved := verifySignals
+	defer func() { verifySignals = saved }()
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		ctrlC  bool
+		code   int
+		stderr string
+	}{
+		{"--timeout", []string{"verify", zero, "--max-input", "64MiB", "--timeout", "1ms"}, false, ExitUsage, "time limit 1ms reached while loading the model and compiling its queries"},
+		{"Ctrl-C", []string{"verify", zero, "--max-input", "64MiB"}, true, ExitInterrupted, "interrupted while loading the model"},
+		{"--timeout as JSON", []string{"verify", zero, "--max-input", "64MiB", "--timeout", "1ms", "--json"}, false, ExitUsage, "time limit 1ms reached"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			verifySignals = func() (<-chan os.Signal, func()) {
+				ch := make(chan os.Signal, 1)
+				if tc.ctrlC {
+					ch <- os.Interrupt // at once
+				}
+				return ch, func() {}
+			}
+			code, out, errOut := run(tc.args...)
+			if code != tc.code || !strings.Contains(errOut, tc.stderr) {
+				t.Fatalf("exit %d, want %d with %q\nstdout:\n%s\nstderr:\n%s", code, tc.code, tc.stderr, out, errOut)
+			}
+			if slices.Contains(tc.args, "--json") && !strings.Contains(out, `"exit_code": 2`) {
+				t.Errorf("no JSON document with the exit code:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestPrepareWithinStopsAtEachLimit: prepareWithin hands back what the
+// preparation gives while no limit is reached, and gives up on a
+// preparation still running at the deadline, over the memory limit or
+// when cancelled, without waiting for it.
+func TestPrepareWithinStopsAtEachLimit(t *testing.T) {
+	savedHeap := prepareHeap
+	defer func() { prepareHeap = savedHeap }()
+	closed := make(chan struct{})
+	close(closed)
+	for _, tc := range []struct {
+		name   string
+		limits prepareLimits
+		heap   uint64
+		block  bool
+		want   string // "" : the preparation's value
+	}{
+		{"no limits", prepareLimits{}, 0, false, ""},
+		{"within every limit", prepareLimits{maxMemory: 1 << 30, deadline: time.Now().Add(time.Hour), timeout: time.Hour}, 1 << 20, false, ""},
+		{"past the deadline", prepareLimits{deadline: time.Now().Add(20 * time.Millisecond), timeout: 20 * time.Millisecond}, 0, true, "time limit 20ms reached"},
+		{"over the memory limit", prepareLimits{maxMemory: 1 << 20}, 1 << 21, true, "memory limit 1 MiB reached"},
+		{"cancelled", prepareLimits{cancel: closed}, 0, true, "interrupted while loading the model"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prepareHeap = func() uint64 { return tc.heap }
+			release := make(chan struct{})
+			defer close(release)
+			v, err := prepareWithin(tc.limits, func() (int, error) {
+				if tc.block {
+					// until released, or long past the limit: a
+					// prepareWithin that waits for it then fails
+					select {
+					case <-release:
+					case <-time.After(2 * time.Second):
+					}
+				}
+				return 42, nil
+			})
+			if tc.want == "" {
+				if v != 42 || err != nil {
+					t.Fatalf("got %d, %v; want 42", v, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %d, %v; want the error %q", v, err, tc.want)
+			}
+		})
+	}
+	if _, err := prepareWithin(prepareLimits{}, func() (int, error) { return 0, os.ErrNotExist }); err != os.ErrNotExist {
+		t.Errorf("the preparation's error came back as %v", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -38,6 +39,54 @@ type netState struct {
 	frameSize  int // largest frame of one function
 	frameTotal int // sum of all frames: NewEnv's stack size (no recursion)
 	specials   int // calls' specialisations compiled (stmt.go specialise)
+	// interrupt is polled while the model and the queries compiled
+	// against it are compiled (CompileOptions.Interrupt; nil: never)
+	interrupt func() bool
+}
+
+// ErrInterrupted is the error of a compilation stopped by its
+// CompileOptions.Interrupt.
+var ErrInterrupted = errors.New("compilation interrupted")
+
+// CompileOptions bound a compilation.
+type CompileOptions struct {
+	// Interrupt, when not nil, is polled while the model is compiled
+	// (every pollEvery expressions, select combinations and processes),
+	// and later while queries are compiled against its network, until
+	// SetCompileInterrupt replaces it: once it returns true, the
+	// compilation stops with ErrInterrupted. It lets --timeout,
+	// --max-memory and Ctrl-C stop a compilation whose time or memory
+	// grows faster than its input, within the compiler's caps.
+	Interrupt func() bool
+}
+
+// SetCompileInterrupt replaces the interrupt polled while queries are
+// compiled against n (nil: none); see CompileOptions.Interrupt.
+func (n *Network) SetCompileInterrupt(interrupt func() bool) {
+	if st := n.state(); st != nil {
+		st.interrupt = interrupt
+	}
+}
+
+// pollEvery is how many polls pass between two calls of the interrupt
+// (the first poll calls it).
+const pollEvery = 256
+
+// poll reports ErrInterrupted once the compilation's interrupt has said
+// so, and at every poll after: a caller that tries an alternative after
+// an error (a formula read as data, then as a clock constraint) meets it
+// again at once.
+func (c *compiler) poll() error {
+	if c.interrupt == nil {
+		return nil
+	}
+	if !c.halted {
+		if c.polls++; c.polls%pollEvery != 1 || !c.interrupt() {
+			return nil
+		}
+		c.halted = true
+	}
+	return ErrInterrupted
 }
 
 func (n *Network) state() *netState {
@@ -68,7 +117,11 @@ type compiler struct {
 	text       Text // the snippet being compiled, for positions
 	nedges     int
 	work       int // quantifier bodies compiled (bounded by maxWork)
-	nspecs     int // functions specialised (bounded by maxSpecs)
+	// interrupt, polls and halted: poll
+	interrupt func() bool
+	polls     uint32
+	halted    bool
+	nspecs    int // functions specialised (bounded by maxSpecs)
 	// resetsOf maps {process, edge} to the clocks its update resets.
 	resetsOf map[[2]int][]int
 	// maxReset bounds the values clocks are reset to (the clock bounds of
@@ -136,10 +189,30 @@ func IsPrelude(name string) bool {
 // overrides replacing those of the file. The result is deterministic: the
 // same file and overrides give the same network.
 func (f *File) Compile(overrides map[string]int64) (*Network, error) {
-	c := &compiler{file: f, resetsOf: map[[2]int][]int{}}
+	return f.CompileWith(overrides, CompileOptions{})
+}
+
+// CompileWith is Compile bounded by o: a compilation stopped by its
+// interrupt gives ErrInterrupted and no network.
+func (f *File) CompileWith(overrides map[string]int64, o CompileOptions) (*Network, error) {
+	n, c, err := f.compile(overrides, o)
+	if c.halted {
+		return nil, ErrInterrupted
+	}
+	return n, err
+}
+
+func (f *File) compile(overrides map[string]int64, o CompileOptions) (*Network, *compiler, error) {
+	c := &compiler{file: f, resetsOf: map[[2]int][]int{}, interrupt: o.Interrupt}
+	n, err := c.compile(overrides)
+	return n, c, err
+}
+
+func (c *compiler) compile(overrides map[string]int64) (*Network, error) {
+	f := c.file
 	n := &Network{Name: f.Name, File: f.Path}
 	c.net = n
-	c.st = &netState{file: f, global: newScope(preludeScope)}
+	c.st = &netState{file: f, global: newScope(preludeScope), interrupt: c.interrupt}
 	n.scope = c.st
 	n.Clocks = []Clock{{Name: "0", Proc: -1}}
 	if err := c.params(overrides); err != nil {
@@ -1018,6 +1091,9 @@ func (c *compiler) instArgs(cx *ctx, d *syntax.InstanceDecl, tmpl *tmplInfo) ([]
 
 // process instantiates template tmpl as process name with args.
 func (c *compiler) process(pi *procInfo, name string, tmpl *tmplInfo, args []argVal, at syntax.Pos) error {
+	if err := c.poll(); err != nil {
+		return err
+	}
 	ft := tmpl.ft
 	idx := len(c.net.Procs)
 	p := &Process{Index: idx, Name: name, Template: ft.Name, Initial: tmpl.init}
@@ -1193,6 +1269,9 @@ func (c *compiler) edges(p *Process, sc *scope, pe *parsedEdge) error {
 		vals[i] = sels[i].lo
 	}
 	for {
+		if err := c.poll(); err != nil {
+			return err
+		}
 		esc := sc
 		var sv []SelectValue
 		if len(sels) > 0 {

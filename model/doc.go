@@ -15,6 +15,12 @@
 //	                                    static clock bounds
 //	Network.CompileFormula / CompileTerm   state formulas and sup/inf terms
 //
+// (*File).CompileWith bounds a compilation by an interrupt that the compiler
+// polls (every few hundred expressions, select combinations and processes,
+// and in the queries compiled against the network until
+// SetCompileInterrupt lifts it): the commands' --timeout, --max-memory and
+// Ctrl-C stop a compilation with ErrInterrupted as they stop a search.
+//
 // File is format-neutral: importers of UPPAAL's XML and XTA formats can fill
 // it and share the checker. Every error is a *Error whose text starts with
 // file:line:col; positions inside code snippets are mapped back through the
@@ -57,7 +63,8 @@
 // time, each with its own Env.
 //
 // Compiling query formulas (CompileFormula, CompileTerm) only reads the
-// compiled network and may also run concurrently.
+// compiled network (and calls its compile interrupt, if one is set) and
+// may also run concurrently.
 //
 // # Semantics followed (UPPAAL 4)
 //

@@ -156,6 +156,9 @@ func (c *compiler) constInt(cx *ctx, x syntax.Expr, what string) (int64, error) 
 }
 
 func (c *compiler) expr(cx *ctx, x syntax.Expr) (*cexpr, error) {
+	if err := c.poll(); err != nil {
+		return nil, err
+	}
 	switch x := x.(type) {
 	case *syntax.IntLit:
 		if x.Value > math.MaxInt32 || x.Value < math.MinInt32 {

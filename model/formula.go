@@ -32,7 +32,7 @@ func (n *Network) queryCompiler(src Text) (*formulaCompiler, *ctx, error) {
 	if st == nil {
 		return nil, nil, &Error{Pos: src.Pos, Msg: "the network was not compiled from a model file"}
 	}
-	c := &compiler{file: st.file, net: n, st: st, text: src, resetsOf: map[[2]int][]int{}}
+	c := &compiler{file: st.file, net: n, st: st, text: src, resetsOf: map[[2]int][]int{}, interrupt: st.interrupt}
 	fc := &formulaCompiler{c: c}
 	return fc, &ctx{sc: newScope(st.global), query: fc}, nil
 }
@@ -49,7 +49,11 @@ func (n *Network) CompileFormula(e syntax.Expr, src Text) (*Formula, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fc.formula(cx, e)
+	f, err := fc.formula(cx, e)
+	if fc.c.halted {
+		return nil, ErrInterrupted
+	}
+	return f, err
 }
 
 // CompileTerm compiles an expression of a sup/inf query: a clock (global or
@@ -59,6 +63,14 @@ func (n *Network) CompileTerm(e syntax.Expr, src Text) (Term, error) {
 	if err != nil {
 		return Term{}, err
 	}
+	t, err := fc.term(cx, e)
+	if fc.c.halted {
+		return Term{}, ErrInterrupted
+	}
+	return t, err
+}
+
+func (fc *formulaCompiler) term(cx *ctx, e syntax.Expr) (Term, error) {
 	c := fc.c
 	switch unparen(e).(type) {
 	case *syntax.Ident, *syntax.IndexExpr, *syntax.MemberExpr:
@@ -86,6 +98,9 @@ func (fc *formulaCompiler) formula(cx *ctx, x syntax.Expr) (*Formula, error) {
 	c := fc.c
 	if x == nil {
 		return nil, &Error{Pos: c.text.Pos, Msg: "missing formula"}
+	}
+	if err := c.poll(); err != nil {
+		return nil, err
 	}
 	if fc.srcs == nil {
 		fc.srcs = exprStrings(x)

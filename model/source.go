@@ -4,14 +4,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 )
 
 // MaxSourceBytes is the largest model, query or sweep file that ReadSource
 // reads: 8 MiB by default, far above any published UPPAAL model (the
 // bundled agreement model is 12 KB), and low enough that parsing cannot
 // take the machine's memory (YAML parsing needs about 75 bytes of heap per
-// byte of input). The command line's --max-input sets it.
-var MaxSourceBytes int64 = DefaultMaxSourceBytes
+// byte of input). The command line's --max-input sets it. It is atomic:
+// a load that a limit made verify abandon may still be reading (until this
+// limit stops it) when the next command in the same process sets it, as
+// the command's tests do.
+var MaxSourceBytes atomic.Int64
+
+func init() { MaxSourceBytes.Store(DefaultMaxSourceBytes) }
 
 // DefaultMaxSourceBytes is MaxSourceBytes's default.
 const DefaultMaxSourceBytes = 8 << 20
@@ -36,7 +42,7 @@ func ReadSource(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	limit := MaxSourceBytes
+	limit := MaxSourceBytes.Load()
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
 		return nil, &InputTooLargeError{Path: path, Limit: limit}
 	}

@@ -3,6 +3,7 @@ package regress
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -361,17 +362,38 @@ func checkModel(ctx context.Context, r *FileResult, src []byte, o Options) {
 		r.Skipped = "no query matches -run"
 		return
 	}
-	net, err := f.Compile(nil)
-	if err != nil {
-		r.Err = err
-		return
+	// the model's timeout counts from here and, with Ctrl-C, stops the
+	// compilation of the model and its queries too
+	limits := o.Check.Limits
+	if limits.Timeout > 0 {
+		if d := o.now().Add(limits.Timeout); limits.Deadline.IsZero() || d.Before(limits.Deadline) {
+			limits.Deadline = d
+		}
 	}
-	qs, err := queries.FromFile(net, f, names)
-	if err != nil {
-		r.Err = err
-		return
+	interrupt := func() bool { return ctx.Err() != nil || !limits.Deadline.IsZero() && !o.now().Before(limits.Deadline) }
+	net, err := f.CompileWith(nil, model.CompileOptions{Interrupt: interrupt})
+	if err == nil {
+		var qs []*queries.Query
+		if qs, err = queries.FromFile(net, f, names); err == nil {
+			net.SetCompileInterrupt(nil)
+			checkQueries(ctx, r, net, qs, limits, o)
+			return
+		}
 	}
-	co := queries.Options{Order: o.Check.Order, Extrapolation: o.Check.Extrapolation, GlobalBounds: o.Check.GlobalBounds, FullZones: o.Check.FullZones, Hull: o.Check.Hull, Subsumption: o.Check.Subsumption, Limits: o.Check.Limits, Workers: o.Check.Workers}
+	if errors.Is(err, model.ErrInterrupted) {
+		if ctx.Err() != nil {
+			err = errors.New("interrupted while the model and its queries were compiled")
+		} else {
+			err = fmt.Errorf("time limit %v reached while the model and its queries were compiled", limits.Timeout)
+		}
+	}
+	r.Err = err
+}
+
+// checkQueries checks the compiled queries qs of a model file under
+// limits and records a case for each.
+func checkQueries(ctx context.Context, r *FileResult, net *model.Network, qs []*queries.Query, limits zone.Limits, o Options) {
+	co := queries.Options{Order: o.Check.Order, Extrapolation: o.Check.Extrapolation, GlobalBounds: o.Check.GlobalBounds, FullZones: o.Check.FullZones, Hull: o.Check.Hull, Subsumption: o.Check.Subsumption, Limits: limits, Workers: o.Check.Workers, Now: o.Now}
 	if co.Workers <= 0 {
 		// the cores left to each of the files checked at the same time
 		co.Workers = max(1, runtime.GOMAXPROCS(0)/max(o.Jobs, 1))

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 const modelSrc = `# a comment that must stay
@@ -169,5 +170,64 @@ func TestUpdateLeavesClaimsAlone(t *testing.T) {
 	r = CheckFile(context.Background(), path, Options{})
 	if p, f, _ := r.Counts(); p != 4 || f != 1 {
 		t.Errorf("after the update %d passed, %d failed; want 4, 1", p, f)
+	}
+}
+
+// TestTimeoutStopsTheCompilation: a model's timeout, counted from the
+// start of its file, and Ctrl-C stop the compilation of its model (a
+// select over 160,000 combinations, seconds to compile unbounded): the
+// file is an error that says so.
+func TestTimeoutStopsTheCompilation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "select.yaml")
+	src := `name: m
+declarations: int[0,5] id;
+templates:
+  - name: P
+    declarations: clock x;
+    locations:
+      - {name: A, initial: true}
+      - {name: B}
+    edges:
+      - {from: A, to: B, select: "i : int[0,399], j : int[0,399]", guard: "i == 1 && j == 1 && x > 1", update: "id = 1"}
+system: system P;
+queries:
+  reach: {formula: "E<> P.B", expect: satisfied}
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// a clock that jumps two hours at its fourth call, once the
+	// compilation has started polling it
+	calls := 0
+	base := time.Now()
+	jumping := func() time.Time {
+		if calls++; calls < 4 {
+			return base
+		}
+		return base.Add(2 * time.Hour)
+	}
+	o := Options{Now: jumping}
+	o.Check.Limits.Timeout = time.Hour
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		o    Options
+		want string
+	}{
+		{"the model's timeout", context.Background(), o, "time limit 1h0m0s reached while the model and its queries were compiled"},
+		{"Ctrl-C", cancelled, Options{}, "interrupted while the model and its queries were compiled"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := CheckFile(c.ctx, path, c.o)
+			if r.Err == nil || r.Err.Error() != c.want {
+				t.Errorf("%v; want the error %q", r.Err, c.want)
+			}
+			// an interrupted file is reported as such, not counted
+			if _, _, e := r.Counts(); r.Interrupted != (c.ctx.Err() != nil) || !r.Interrupted && e != 1 {
+				t.Errorf("%d errors, interrupted %v", e, r.Interrupted)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -148,23 +149,66 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 		}
 		return res
 	}
-	net, err := s.ModelFile.Compile(s.Overrides(p))
-	if err != nil {
-		return fail(err)
+	// the point's timeout and the cancellation stop the compilation of
+	// its model and queries too (each query then unknown, with the
+	// reason, and the point fails)
+	var deadline time.Time
+	if t := s.Options.Limits.Timeout; t > 0 {
+		deadline = start.Add(t)
 	}
-	res.Net = net
+	var stopped zone.StopReason
+	var interrupt func() bool
+	if !deadline.IsZero() || co.Cancel != nil {
+		interrupt = func() bool {
+			select {
+			case <-co.Cancel:
+				stopped = zone.Canceled
+				return true
+			default:
+			}
+			if !deadline.IsZero() && !now().Before(deadline) {
+				stopped = zone.LimitTime
+				return true
+			}
+			return false
+		}
+	}
 	exps, err := s.expectationsAt(p)
 	if err != nil {
 		return fail(err)
 	}
+	unknown := func() *PointResult {
+		// a point whose queries were not even compiled fails, whatever
+		// they expect (a search stopped by a limit passes a query that
+		// expects nothing: which the model's own expectations are is
+		// known only once its queries compile)
+		res.OK = false
+		for i, q := range s.Queries {
+			res.Queries = append(res.Queries, QueryResult{Query: q.Name, Verdict: queries.Unknown, Expected: exps[i].Raw, ExpectPos: exps[i].Pos, Reason: stopped.String(),
+				Error: fmt.Sprintf("%s while the model and its queries were compiled", stopped)})
+		}
+		return res
+	}
+	net, err := s.ModelFile.CompileWith(s.Overrides(p), model.CompileOptions{Interrupt: interrupt})
+	if errors.Is(err, model.ErrInterrupted) {
+		return unknown()
+	}
+	if err != nil {
+		return fail(err)
+	}
+	res.Net = net
 	qs := make([]*queries.Query, len(s.Queries))
 	bounds := make([]*boundExpect, len(s.Queries))
 	for i := range s.Queries {
 		qs[i], bounds[i], err = s.compileQuery(net, i, exps[i])
+		if errors.Is(err, model.ErrInterrupted) {
+			return unknown()
+		}
 		if err != nil {
 			return fail(err)
 		}
 	}
+	net.SetCompileInterrupt(nil)
 
 	opts := s.Options.check()
 	// Every witness and counterexample is built and replayed, kept or not:

@@ -617,3 +617,74 @@ func TestHeaderRecordsSymmetry(t *testing.T) {
 		t.Fatal("a header with symmetry \"maybe\" was read")
 	}
 }
+
+// TestTimeoutStopsTheCompilation: a point's timeout and the sweep's
+// cancellation stop the compilation of its model (here a select over
+// 160,000 combinations at K = 400, seconds to compile unbounded), each
+// query then unknown with the reason, as after a stopped search, and the
+// point fails.
+func TestTimeoutStopsTheCompilation(t *testing.T) {
+	src := []byte(`name: m
+parameters: {K: 2}
+declarations: int[0,5] id;
+templates:
+  - name: P
+    declarations: clock x;
+    locations:
+      - {name: A, initial: true}
+      - {name: B}
+    edges:
+      - {from: A, to: B, select: "i : int[0,K-1], j : int[0,K-1]", guard: "i == 1 && j == 1 && x > 1", update: "id = 1"}
+system: system P;
+queries:
+  reach: {formula: "E<> P.B", expect: satisfied}
+  safe: {formula: "A[] id <= 1"}
+`)
+	s, err := New(Args{Model: ModelSource{Ref: "m.yaml", Name: "m.yaml", Src: src}, Grid: Grid{{mustAxis(t, "K=400")}}, Options: Options{Limits: limits(0, time.Hour)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _ := s.Points()
+	closed := make(chan struct{})
+	close(closed)
+	for _, c := range []struct {
+		name   string
+		co     CheckOptions
+		reason string
+	}{
+		// a clock that jumps two hours once the compilation has polled it
+		// a few times
+		{"the point's timeout", CheckOptions{Now: jumpingClock(4)}, "time limit reached"},
+		{"cancellation", CheckOptions{Cancel: closed}, "interrupted"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := s.CheckPoint(ps[0], c.co)
+			if len(r.Queries) != 2 {
+				t.Fatalf("%d results", len(r.Queries))
+			}
+			for _, q := range r.Queries {
+				if q.Verdict != queries.Unknown || q.Reason != c.reason || !strings.Contains(q.Error, "while the model and its queries were compiled") || q.OK {
+					t.Errorf("%s: %v (%s; %s; OK %v), want unknown (%s) while compiling, failed", q.Query, q.Verdict, q.Reason, q.Error, q.OK, c.reason)
+				}
+			}
+			if r.OK {
+				t.Error("the point passed without its queries compiled")
+			}
+		})
+	}
+}
+
+// jumpingClock is a clock that jumps two hours ahead at its call n.
+func jumpingClock(n int) func() time.Time {
+	var mu sync.Mutex
+	calls := 0
+	base := time.Now()
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		if calls++; calls < n {
+			return base
+		}
+		return base.Add(2 * time.Hour)
+	}
+}

@@ -122,7 +122,7 @@ const maxInputUsage = "refuse input files larger than this, e.g. 64MiB (default 
 // setMaxInput sets model.MaxSourceBytes from --max-input (its default
 // where s is empty).
 func setMaxInput(s string) error {
-	model.MaxSourceBytes = model.DefaultMaxSourceBytes
+	model.MaxSourceBytes.Store(model.DefaultMaxSourceBytes)
 	if s == "" {
 		return nil
 	}
@@ -130,7 +130,7 @@ func setMaxInput(s string) error {
 	if err != nil {
 		return fmt.Errorf("--max-input: %v", err)
 	}
-	model.MaxSourceBytes = int64(m)
+	model.MaxSourceBytes.Store(int64(m))
 	return nil
 }
 
@@ -170,6 +170,11 @@ type loadedModel struct {
 // loadModel reads a model file (or a bundled model by name) and compiles it
 // with the parameter overrides.
 func loadModel(path string, overrides map[string]int64) (*loadedModel, error) {
+	return loadModelWith(path, overrides, model.CompileOptions{})
+}
+
+// loadModelWith is loadModel with the compilation bounded by o.
+func loadModelWith(path string, overrides map[string]int64, o model.CompileOptions) (*loadedModel, error) {
 	src, name, err := readModelSource(path)
 	if err != nil {
 		return nil, err
@@ -178,7 +183,7 @@ func loadModel(path string, overrides map[string]int64) (*loadedModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	net, err := f.Compile(overrides)
+	net, err := f.CompileWith(overrides, o)
 	if err != nil {
 		return nil, err
 	}
@@ -408,9 +413,9 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 				qlist []*queries.Query
 				from  *queries.State
 			}
-			p, err := prepareWithin(limits, func() (prepared, error) {
+			p, err := prepareWithin(limits, func(interrupt func() bool) (prepared, error) {
 				var p prepared
-				m, err := loadModel(args[0], ov)
+				m, err := loadModelWith(args[0], ov, model.CompileOptions{Interrupt: interrupt})
 				if err != nil {
 					return p, err
 				}
@@ -439,6 +444,7 @@ Exit codes: 0 every query as expected (or satisfied when no expectation is given
 				return usageErr(err)
 			}
 			m, qlist := p.m, p.qlist
+			m.net.SetCompileInterrupt(nil)
 			afterPrepare()
 			if p.from != nil {
 				opts.From = p.from
@@ -709,23 +715,30 @@ var afterPrepare = func() {}
 // up with an error, so that --max-memory, --timeout and Ctrl-C cover
 // loading and compiling as well as exploring (a compilation whose time or
 // memory grows faster than its input, bounded only by the compiler's own
-// caps, once ran past both for minutes: docs/results.md). The abandoned
-// preparation goes on in its goroutine until the process exits, which the
-// caller's error makes it do.
-func prepareWithin[T any](l prepareLimits, prepare func() (T, error)) (T, error) {
+// caps, once ran past both for minutes: docs/results.md). prepare is
+// given an interrupt for its compilations (model.CompileOptions), which
+// fires once prepareWithin has given up, so that the abandoned
+// preparation stops at its compiler's next poll (reading the input is not
+// polled: --max-input bounds it).
+func prepareWithin[T any](l prepareLimits, prepare func(interrupt func() bool) (T, error)) (T, error) {
 	var zero T
 	if l.maxMemory == 0 && l.deadline.IsZero() && l.cancel == nil {
-		return prepare()
+		return prepare(nil)
 	}
 	type result struct {
 		v   T
 		err error
 	}
+	var abandoned atomic.Bool
 	done := make(chan result, 1)
 	go func() {
-		v, err := prepare()
+		v, err := prepare(abandoned.Load)
 		done <- result{v, err}
 	}()
+	// once given up, or done: a network prepared keeps the interrupt for
+	// the queries compiled against it later, until its caller lifts it
+	// (SetCompileInterrupt)
+	defer abandoned.Store(true)
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	var expire <-chan time.Time

@@ -311,7 +311,8 @@ func TestVerifyLimitsCoverLoading(t *testing.T) {
 // TestPrepareWithinStopsAtEachLimit: prepareWithin hands back what the
 // preparation gives while no limit is reached, and gives up on a
 // preparation still running at the deadline, over the memory limit or
-// when cancelled, without waiting for it.
+// when cancelled, without waiting for it, and tells it to stop (the
+// interrupt it gave the preparation's compilations fires).
 func TestPrepareWithinStopsAtEachLimit(t *testing.T) {
 	savedHeap := prepareHeap
 	defer func() { prepareHeap = savedHeap }()
@@ -334,7 +335,9 @@ func TestPrepareWithinStopsAtEachLimit(t *testing.T) {
 			prepareHeap = func() uint64 { return tc.heap }
 			release := make(chan struct{})
 			defer close(release)
-			v, err := prepareWithin(tc.limits, func() (int, error) {
+			interrupt := make(chan func() bool, 1)
+			v, err := prepareWithin(tc.limits, func(i func() bool) (int, error) {
+				interrupt <- i
 				if tc.block {
 					// until released, or long past the limit: a
 					// prepareWithin that waits for it then fails
@@ -354,9 +357,13 @@ func TestPrepareWithinStopsAtEachLimit(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %d, %v; want the error %q", v, err, tc.want)
 			}
+			// the preparation left running is told to stop
+			if i := <-interrupt; i == nil || !i() {
+				t.Errorf("the abandoned preparation's interrupt does not fire")
+			}
 		})
 	}
-	if _, err := prepareWithin(prepareLimits{}, func() (int, error) { return 0, os.ErrNotExist }); err != os.ErrNotExist {
+	if _, err := prepareWithin(prepareLimits{}, func(func() bool) (int, error) { return 0, os.ErrNotExist }); err != os.ErrNotExist {
 		t.Errorf("the preparation's error came back as %v", err)
 	}
 }

@@ -195,19 +195,16 @@ func (f *File) Compile(overrides map[string]int64) (*Network, error) {
 // CompileWith is Compile bounded by o: a compilation stopped by its
 // interrupt gives ErrInterrupted and no network.
 func (f *File) CompileWith(overrides map[string]int64, o CompileOptions) (*Network, error) {
-	n, c, err := f.compile(overrides, o)
+	c := &compiler{file: f, resetsOf: map[[2]int][]int{}, interrupt: o.Interrupt}
+	n, err := c.compile(overrides)
 	if c.halted {
+		// whatever error the stop surfaced as
 		return nil, ErrInterrupted
 	}
 	return n, err
 }
 
-func (f *File) compile(overrides map[string]int64, o CompileOptions) (*Network, *compiler, error) {
-	c := &compiler{file: f, resetsOf: map[[2]int][]int{}, interrupt: o.Interrupt}
-	n, err := c.compile(overrides)
-	return n, c, err
-}
-
+// compile compiles c.file (CompileWith).
 func (c *compiler) compile(overrides map[string]int64) (*Network, error) {
 	f := c.file
 	n := &Network{Name: f.Name, File: f.Path}

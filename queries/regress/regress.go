@@ -383,8 +383,10 @@ func checkModel(ctx context.Context, r *FileResult, src []byte, o Options) {
 	if errors.Is(err, model.ErrInterrupted) {
 		if ctx.Err() != nil {
 			err = errors.New("interrupted while the model and its queries were compiled")
-		} else {
+		} else if limits.Timeout > 0 {
 			err = fmt.Errorf("time limit %v reached while the model and its queries were compiled", limits.Timeout)
+		} else {
+			err = errors.New("time limit reached while the model and its queries were compiled")
 		}
 	}
 	r.Err = err

@@ -151,7 +151,7 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 	}
 	// the point's timeout and the cancellation stop the compilation of
 	// its model and queries too (each query then unknown, with the
-	// reason, and the point fails)
+	// reason)
 	var deadline time.Time
 	if t := s.Options.Limits.Timeout; t > 0 {
 		deadline = start.Add(t)
@@ -178,14 +178,14 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 		return fail(err)
 	}
 	unknown := func() *PointResult {
-		// a point whose queries were not even compiled fails, whatever
-		// they expect (a search stopped by a limit passes a query that
-		// expects nothing: which the model's own expectations are is
-		// known only once its queries compile)
-		res.OK = false
-		for i, q := range s.Queries {
-			res.Queries = append(res.Queries, QueryResult{Query: q.Name, Verdict: queries.Unknown, Expected: exps[i].Raw, ExpectPos: exps[i].Pos, Reason: stopped.String(),
+		// as after a search stopped by the limit: a query that expects
+		// something at this point misses it, the others pass unknown
+		for i := range s.Queries {
+			q := &s.Queries[i]
+			expected := s.expectsAt(q, exps[i])
+			res.Queries = append(res.Queries, QueryResult{Query: q.Name, Verdict: queries.Unknown, Expected: expected, ExpectPos: exps[i].Pos, OK: expected == "", Reason: stopped.String(),
 				Error: fmt.Sprintf("%s while the model and its queries were compiled", stopped)})
+			res.OK = res.OK && expected == ""
 		}
 		return res
 	}
@@ -267,6 +267,28 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 		res.Queries = append(res.Queries, qr)
 	}
 	return res
+}
+
+// expectsAt is what query q expects at a point whose expectation for it
+// is e ("" when nothing), without compiling it: the sweep's expectation,
+// else the model's where it applies at other parameters (compileQuery:
+// Expectation.ForOtherParameters).
+func (s *Spec) expectsAt(q *QuerySpec, e RuleExpect) string {
+	if e.Raw != "" || !q.FromModel {
+		return e.Raw
+	}
+	fq := s.ModelFile.Query(q.Name)
+	if fq == nil {
+		return ""
+	}
+	me, err := queries.ParseExpectation(fq.Expect, q.Kind, fq.ExpectPos)
+	if err != nil {
+		return fq.Expect
+	}
+	if me.MaxStates = fq.MaxStates; me.ForOtherParameters().Given {
+		return fq.Expect
+	}
+	return ""
 }
 
 // compileQuery compiles query i of the sweep on net with its expectation

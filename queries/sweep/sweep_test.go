@@ -621,8 +621,10 @@ func TestHeaderRecordsSymmetry(t *testing.T) {
 // TestTimeoutStopsTheCompilation: a point's timeout and the sweep's
 // cancellation stop the compilation of its model (here a select over
 // 160,000 combinations at K = 400, seconds to compile unbounded), each
-// query then unknown with the reason, as after a stopped search, and the
-// point fails.
+// query then unknown with the reason, as after a stopped search: the
+// point is unknown where nothing is expected of its queries (the model's
+// verdict expectations hold at its own parameters only) and missed where
+// something is (a bound written with the model's constants).
 func TestTimeoutStopsTheCompilation(t *testing.T) {
 	src := []byte(`name: m
 parameters: {K: 2}
@@ -639,36 +641,43 @@ system: system P;
 queries:
   reach: {formula: "E<> P.B", expect: satisfied}
   safe: {formula: "A[] id <= 1"}
+  most: {formula: "sup: id", expect: "<= K"}
 `)
-	s, err := New(Args{Model: ModelSource{Ref: "m.yaml", Name: "m.yaml", Src: src}, Grid: Grid{{mustAxis(t, "K=400")}}, Options: Options{Limits: limits(0, time.Hour)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, _ := s.Points()
 	closed := make(chan struct{})
 	close(closed)
 	for _, c := range []struct {
 		name   string
-		co     CheckOptions
+		co     func() CheckOptions
 		reason string
 	}{
 		// a clock that jumps two hours once the compilation has polled it
 		// a few times
-		{"the point's timeout", CheckOptions{Now: jumpingClock(4)}, "time limit reached"},
-		{"cancellation", CheckOptions{Cancel: closed}, "interrupted"},
+		{"the point's timeout", func() CheckOptions { return CheckOptions{Now: jumpingClock(4)} }, "time limit reached"},
+		{"cancellation", func() CheckOptions { return CheckOptions{Cancel: closed} }, "interrupted"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := s.CheckPoint(ps[0], c.co)
-			if len(r.Queries) != 2 {
-				t.Fatalf("%d results", len(r.Queries))
-			}
-			for _, q := range r.Queries {
-				if q.Verdict != queries.Unknown || q.Reason != c.reason || !strings.Contains(q.Error, "while the model and its queries were compiled") || q.OK {
-					t.Errorf("%s: %v (%s; %s; OK %v), want unknown (%s) while compiling, failed", q.Query, q.Verdict, q.Reason, q.Error, q.OK, c.reason)
+			for _, qs := range []struct {
+				names  []string
+				status string
+			}{
+				{[]string{"reach", "safe"}, "unknown"},
+				{[]string{"reach", "safe", "most"}, "missed"},
+			} {
+				s, err := New(Args{Model: ModelSource{Ref: "m.yaml", Name: "m.yaml", Src: src}, Queries: qs.names, Grid: Grid{{mustAxis(t, "K=400")}}, Options: Options{Limits: limits(0, time.Hour)}})
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if r.OK {
-				t.Error("the point passed without its queries compiled")
+				ps, _ := s.Points()
+				r := s.CheckPoint(ps[0], c.co())
+				if len(r.Queries) != len(qs.names) || r.Status() != qs.status {
+					t.Fatalf("%v: %d results, status %s; want %s", qs.names, len(r.Queries), r.Status(), qs.status)
+				}
+				for _, q := range r.Queries {
+					expects := q.Query == "most"
+					if q.Verdict != queries.Unknown || q.Reason != c.reason || !strings.Contains(q.Error, "while the model and its queries were compiled") || q.OK == expects || expects != (q.Expected == "<= K") {
+						t.Errorf("%s: %v (%s; %s; OK %v, expected %q), want unknown (%s) while compiling", q.Query, q.Verdict, q.Reason, q.Error, q.OK, q.Expected, c.reason)
+					}
+				}
 			}
 		})
 	}

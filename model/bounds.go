@@ -34,9 +34,11 @@ import "math"
 //
 // A constraint whose constant depends on data contributes the largest value
 // its expression can take (interval analysis over the declared ranges). A
-// diagonal x - y ≺ c contributes |c| to the L and U of both clocks (sound for
-// M-extrapolation; LU extrapolation is unsound with diagonals anyway, which
-// is why they are listed in Network.Diagonals for the engine). Clocks of
+// diagonal x - y ≺ c contributes |c| + MaxReset to the L and U of both
+// clocks (Network.DiagonalBound: after x = v it compares y with v - c; sound
+// for M-extrapolation with the zone splitting of Bengtsson and Yi; LU
+// extrapolation is unsound with diagonals anyway, which is why they are
+// listed in Network.Diagonals for the engine). Clocks of
 // other processes and global clocks compared in a process are bounded in
 // that process's locations; the bound of a global state is the maximum over
 // its processes' locations, as in TChecker's clockbounds.
@@ -52,12 +54,13 @@ func (c *compiler) clockBounds() {
 		return a
 	}
 	n.GlobalL, n.GlobalU = newArr(), newArr()
+	n.MaxReset = boundConst(c.maxReset)
 	for _, p := range n.Procs {
 		for li := range p.Locations {
 			l := &p.Locations[li]
 			l.L, l.U = newArr(), newArr()
 			for _, cn := range l.Invariant {
-				addBound(l.L, l.U, cn)
+				addBound(n, l.L, l.U, cn)
 				c.noteDiagonal(cn)
 				if c.net.Priorities {
 					// another process's transition that resets one of
@@ -81,11 +84,11 @@ func (c *compiler) clockBounds() {
 				c.priorityBounds(p, e, src)
 			}
 			for _, cn := range e.ClockGuard {
-				addBound(src.L, src.U, cn)
+				addBound(n, src.L, src.U, cn)
 				if e.BroadcastRecv {
 					// where the process stays out, the negation holds:
 					// a lower bound becomes an upper one and vice versa
-					addBound(src.L, src.U, cn.negated())
+					addBound(n, src.L, src.U, cn.negated())
 				}
 				c.noteDiagonal(cn)
 			}
@@ -130,7 +133,7 @@ func (c *compiler) clockBounds() {
 // reset value v is at most c.maxReset).
 func (c *compiler) priorityBounds(p *Process, e *Edge, src *Location) {
 	for _, cn := range e.ClockGuard {
-		addBound(src.L, src.U, cn.negated())
+		addBound(c.net, src.L, src.U, cn.negated())
 	}
 	for _, cn := range p.Locations[e.To].Invariant {
 		m := boundConst(max(cn.hi, -cn.lo, 0) + c.maxReset)
@@ -169,14 +172,14 @@ func boundConst(v int64) int32 {
 
 // addBound records the constant of cn in the bound arrays: x_I - 0 ≺ c is
 // an upper bound c on x_I; 0 - x_J ≺ c a lower bound -c on x_J.
-func addBound(L, U []int32, cn ClockConstraint) {
+func addBound(n *Network, L, U []int32, cn ClockConstraint) {
 	switch {
 	case cn.J == 0 && cn.I != 0:
 		U[cn.I] = max(U[cn.I], boundConst(cn.hi))
 	case cn.I == 0 && cn.J != 0:
 		L[cn.J] = max(L[cn.J], boundConst(-cn.lo))
 	case cn.I != 0 && cn.J != 0:
-		m := boundConst(max(cn.hi, -cn.lo, 0))
+		m := n.DiagonalBound(cn)
 		for _, x := range []int{cn.I, cn.J} {
 			L[x] = max(L[x], m)
 			U[x] = max(U[x], m)

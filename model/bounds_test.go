@@ -113,6 +113,27 @@ Q.b x:-/- y:-/- t:-/-
 global x:3/3 y:3/3 t:4/-
 `,
 		},
+		{
+			// A diagonal x - y < 3 where some clock is reset to 2 (t = 2)
+			// contributes 3 + 2 to both clocks: after x = v it compares
+			// y with v - 3 (Network.DiagonalBound; difftest seed 1307708,
+			// testdata/difftest/diagonal-query-after-reset.yaml).
+			"diagonals with a reset to a value",
+			`declarations: clock x, y, t;
+templates:
+  - name: P
+    locations:
+      - {name: a, initial: true}
+      - {name: b}
+    edges:
+      - {from: a, to: b, guard: x - y < 3, update: t = 2}
+system: system P;
+`,
+			`P.a x:5/5 y:5/5 t:-/-
+P.b x:-/- y:-/- t:-/-
+global x:5/5 y:5/5 t:-/-
+`,
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -47,6 +47,13 @@ type Network struct {
 	// that occur in guards or invariants; LU/M extrapolation is unsound when
 	// this is non-empty.
 	Diagonals []ClockConstraint
+	// MaxReset bounds the values clocks are reset to (0 where every reset
+	// is to 0). A diagonal x - y ≺ c compared after x = v is the constraint
+	// y ≻ v - c on y's value before the reset: the abstraction must keep y
+	// exact up to |c| + MaxReset wherever the diagonal may be compared
+	// later, whether it is a guard's, an invariant's or a query's
+	// (DiagonalBound).
+	MaxReset int32
 	// Stopwatches is set when some invariant sets a clock rate (x' == e):
 	// the zone graph is then an over-approximation (see Network.Stopped).
 	Stopwatches bool
@@ -385,4 +392,17 @@ func (n *Network) Stopped(env *Env, locs []int32, stopped []bool) (any bool) {
 		}
 	}
 	return any
+}
+
+// DiagonalBound is the constant a diagonal constraint x - y ≺ c adds to
+// the bounds of both its clocks: |c| + MaxReset (Network.MaxReset). The
+// zone splitting of Bengtsson and Yi keeps each stored zone on one side
+// of the diagonal, which is exact while both clocks only grow; once one
+// of them is reset to v > 0 the diagonal compares the other with v - c,
+// and an abstraction that blurred it beyond |c| reached the diagonal's
+// other side in valuations no run has (difftest seed 1307708:
+// `A[] P2.L2 imply P2.z1 - x2 > 0` violated on a zone where x2 = 1 after
+// z1 had been extrapolated down to z1 > 0).
+func (n *Network) DiagonalBound(cn ClockConstraint) int32 {
+	return boundConst(max(cn.hi, -cn.lo, 0) + int64(n.MaxReset))
 }

@@ -430,8 +430,9 @@ func overDeadlockApplies(sys *zone.System, opts Options) bool {
 }
 
 // clockBounds adds the constants of f's clock constraints to l and u (both:
-// a constraint may be checked negated) and collects its diagonals.
-func clockBounds(f *model.Formula, l, u []int32, diags *[]model.ClockConstraint) error {
+// a constraint may be checked negated) and collects its diagonals, each of
+// whose constants is raised by reset, the model's largest reset value.
+func clockBounds(f *model.Formula, l, u []int32, diags *[]model.ClockConstraint, reset int32) error {
 	if f == nil {
 		return nil
 	}
@@ -447,17 +448,20 @@ func clockBounds(f *model.Formula, l, u []int32, diags *[]model.ClockConstraint)
 		case c.I == 0:
 			raise(l, u, c.J, -k)
 		default:
+			// |k| + the largest reset value: after x_I = v the diagonal
+			// compares x_J with v - k (model.Network.DiagonalBound)
 			*diags = append(*diags, c)
 			a := k
 			if a < 0 {
 				a = -a
 			}
+			a = int32(min(int64(a)+int64(reset), model.MaxClockConst))
 			raise(l, u, c.I, a)
 			raise(l, u, c.J, a)
 		}
 	}
 	for _, a := range f.Args {
-		if err := clockBounds(a, l, u, diags); err != nil {
+		if err := clockBounds(a, l, u, diags, reset); err != nil {
 			return err
 		}
 	}
@@ -490,7 +494,7 @@ func extrapolationFor(sys *zone.System, fs []*model.Formula, opts Options, deadl
 	x.ExtraL, x.ExtraU = noBounds(sys.Dim), noBounds(sys.Dim)
 	x.Diagonals = append(x.Diagonals, sys.Net.Diagonals...)
 	for _, f := range fs {
-		if err := clockBounds(f, x.ExtraL, x.ExtraU, &x.Diagonals); err != nil {
+		if err := clockBounds(f, x.ExtraL, x.ExtraU, &x.Diagonals, sys.Net.MaxReset); err != nil {
 			return x, err
 		}
 	}
@@ -590,7 +594,7 @@ func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.
 		l, u := slices.Clone(xp.ExtraL), slices.Clone(xp.ExtraU)
 		var diags []model.ClockConstraint
 		for _, f := range overDead {
-			if err = clockBounds(f, l, u, &diags); err != nil {
+			if err = clockBounds(f, l, u, &diags, sys.Net.MaxReset); err != nil {
 				break
 			}
 		}

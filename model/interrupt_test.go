@@ -10,24 +10,12 @@ import (
 // TestCompileStopsWhenInterrupted: a compilation polls its interrupt
 // (CompileOptions.Interrupt) and stops with ErrInterrupted, and no
 // network, at the first poll that says so: in the expansion of a select
-// over a million combinations (which the compiler's cap on edges alone
-// stops after seconds), in a model's expressions, and in a query's long
+// over 160,000 combinations (testdata/limits/large-select.yaml, seconds to
+// compile unbounded), in a model's expressions, and in a query's long
 // chain compiled against the network later. An interrupt that never fires
 // changes nothing, and SetCompileInterrupt(nil) lifts it for later
 // queries.
 func TestCompileStopsWhenInterrupted(t *testing.T) {
-	selectModel := `name: m
-declarations: int[0,5] id;
-templates:
-  - name: P
-    declarations: clock x;
-    locations:
-      - {name: A, initial: true}
-      - {name: B}
-    edges:
-      - {from: A, to: B, select: "i : int[0,999], j : int[0,999]", guard: "i == 3 && j == 4 && x > 1", update: "id = 1"}
-system: system P;
-`
 	// after calls polls, the interrupt fires; calls counts them
 	interruptAfter := func(polls int, calls *int) func() bool {
 		return func() bool {
@@ -37,22 +25,14 @@ system: system P;
 	}
 	for _, c := range []struct {
 		name, path string
-		src        string
 		polls      int // the call of the interrupt that fires
 	}{
 		// the fifth call is a thousand polls in: in the expansion
-		{"a large select", "select.yaml", selectModel, 5},
-		{"Fischer's expressions", "../testdata/fischer.yaml", "", 1},
+		{"a large select", "../testdata/limits/large-select.yaml", 5},
+		{"Fischer's expressions", "../testdata/fischer.yaml", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			src := []byte(c.src)
-			if c.src == "" {
-				var err error
-				if src, err = ReadSource(c.path); err != nil {
-					t.Fatal(err)
-				}
-			}
-			f, err := Parse(c.path, src)
+			f, err := Parse(c.path, mustRead(t, c.path))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -175,27 +175,10 @@ func TestUpdateLeavesClaimsAlone(t *testing.T) {
 
 // TestTimeoutStopsTheCompilation: a model's timeout, counted from the
 // start of its file, and Ctrl-C stop the compilation of its model (a
-// select over 160,000 combinations, seconds to compile unbounded): the
-// file is an error that says so.
+// select over 160,000 combinations, testdata/limits/large-select.yaml,
+// seconds to compile unbounded): the file is an error that says so.
 func TestTimeoutStopsTheCompilation(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "select.yaml")
-	src := `name: m
-declarations: int[0,5] id;
-templates:
-  - name: P
-    declarations: clock x;
-    locations:
-      - {name: A, initial: true}
-      - {name: B}
-    edges:
-      - {from: A, to: B, select: "i : int[0,399], j : int[0,399]", guard: "i == 1 && j == 1 && x > 1", update: "id = 1"}
-system: system P;
-queries:
-  reach: {formula: "E<> P.B", expect: satisfied}
-`
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := "../../testdata/limits/large-select.yaml"
 	// a clock that jumps two hours at its fourth call, once the
 	// compilation has started polling it
 	calls := 0

@@ -619,30 +619,15 @@ func TestHeaderRecordsSymmetry(t *testing.T) {
 }
 
 // TestTimeoutStopsTheCompilation: a point's timeout and the sweep's
-// cancellation stop the compilation of its model (here a select over
-// 160,000 combinations at K = 400, seconds to compile unbounded), each
+// cancellation stop the compilation of its model (a select over 160,000
+// combinations at K = 400, testdata/limits/large-select.yaml, seconds to
+// compile unbounded), each
 // query then unknown with the reason, as after a stopped search: the
 // point is unknown where nothing is expected of its queries (the model's
 // verdict expectations hold at its own parameters only) and missed where
 // something is (a bound written with the model's constants).
 func TestTimeoutStopsTheCompilation(t *testing.T) {
-	src := []byte(`name: m
-parameters: {K: 2}
-declarations: int[0,5] id;
-templates:
-  - name: P
-    declarations: clock x;
-    locations:
-      - {name: A, initial: true}
-      - {name: B}
-    edges:
-      - {from: A, to: B, select: "i : int[0,K-1], j : int[0,K-1]", guard: "i == 1 && j == 1 && x > 1", update: "id = 1"}
-system: system P;
-queries:
-  reach: {formula: "E<> P.B", expect: satisfied}
-  safe: {formula: "A[] id <= 1"}
-  most: {formula: "sup: id", expect: "<= K"}
-`)
+	model := modelSource(t, "../../testdata/limits/large-select.yaml")
 	closed := make(chan struct{})
 	close(closed)
 	for _, c := range []struct {
@@ -663,7 +648,7 @@ queries:
 				{[]string{"reach", "safe"}, "unknown"},
 				{[]string{"reach", "safe", "most"}, "missed"},
 			} {
-				s, err := New(Args{Model: ModelSource{Ref: "m.yaml", Name: "m.yaml", Src: src}, Queries: qs.names, Grid: Grid{{mustAxis(t, "K=400")}}, Options: Options{Limits: limits(0, time.Hour)}})
+				s, err := New(Args{Model: model, Queries: qs.names, Grid: Grid{{mustAxis(t, "K=400")}}, Options: Options{Limits: limits(0, time.Hour)}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -49,7 +49,7 @@ type Network struct {
 	Diagonals []ClockConstraint
 	// MaxReset bounds the values clocks are reset to (0 where every reset
 	// is to 0). A diagonal x - y ≺ c compared after x = v is the constraint
-	// y ≻ v - c on y's value before the reset: the abstraction must keep y
+	// y ≻ v - c on y's value at the reset: the abstraction must keep y
 	// exact up to |c| + MaxReset wherever the diagonal may be compared
 	// later, whether it is a guard's, an invariant's or a query's
 	// (DiagonalBound).
@@ -402,7 +402,7 @@ func (n *Network) Stopped(env *Env, locs []int32, stopped []bool) (any bool) {
 // and an abstraction that blurred it beyond |c| reached the diagonal's
 // other side in valuations no run has (difftest seed 1307708:
 // `A[] P2.L2 imply P2.z1 - x2 > 0` violated on a zone where x2 = 1 after
-// z1 had been extrapolated down to z1 > 0).
+// z1 > 2 had been extrapolated to z1 > 0).
 func (n *Network) DiagonalBound(cn ClockConstraint) int32 {
 	return boundConst(max(cn.hi, -cn.lo, 0) + int64(n.MaxReset))
 }

@@ -32,7 +32,7 @@ func TestCompileStopsWhenInterrupted(t *testing.T) {
 		{"Fischer's expressions", "../testdata/fischer.yaml", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f, err := Parse(c.path, mustRead(t, c.path))
+			f, err := Parse(c.path, readFile(t, c.path))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,7 +50,7 @@ func TestCompileStopsWhenInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Parse("../testdata/fischer.yaml", mustRead(t, "../testdata/fischer.yaml"))
+	f, err := Parse("../testdata/fischer.yaml", readFile(t, "../testdata/fischer.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,15 +81,6 @@ func TestCompileStopsWhenInterrupted(t *testing.T) {
 	if _, err := got.CompileFormula(q.Formula, NewText(formula, Pos{File: "q", Line: 1, Col: 1})); err != nil {
 		t.Errorf("the query without an interrupt: %v", err)
 	}
-}
-
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	src, err := ReadSource(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return src
 }
 
 func edgeCount(n *Network) int {

@@ -431,8 +431,8 @@ func overDeadlockApplies(sys *zone.System, opts Options) bool {
 
 // clockBounds adds the constants of f's clock constraints to l and u (both:
 // a constraint may be checked negated) and collects its diagonals, each of
-// whose constants is raised by reset, the model's largest reset value.
-func clockBounds(f *model.Formula, l, u []int32, diags *[]model.ClockConstraint, reset int32) error {
+// which adds net's DiagonalBound to both its clocks.
+func clockBounds(f *model.Formula, l, u []int32, diags *[]model.ClockConstraint, net *model.Network) error {
 	if f == nil {
 		return nil
 	}
@@ -449,19 +449,15 @@ func clockBounds(f *model.Formula, l, u []int32, diags *[]model.ClockConstraint,
 			raise(l, u, c.J, -k)
 		default:
 			// |k| + the largest reset value: after x_I = v the diagonal
-			// compares x_J with v - k (model.Network.DiagonalBound)
+			// compares x_J with v - k
 			*diags = append(*diags, c)
-			a := k
-			if a < 0 {
-				a = -a
-			}
-			a = int32(min(int64(a)+int64(reset), model.MaxClockConst))
+			a := net.DiagonalBound(c)
 			raise(l, u, c.I, a)
 			raise(l, u, c.J, a)
 		}
 	}
 	for _, a := range f.Args {
-		if err := clockBounds(a, l, u, diags, reset); err != nil {
+		if err := clockBounds(a, l, u, diags, net); err != nil {
 			return err
 		}
 	}
@@ -494,7 +490,7 @@ func extrapolationFor(sys *zone.System, fs []*model.Formula, opts Options, deadl
 	x.ExtraL, x.ExtraU = noBounds(sys.Dim), noBounds(sys.Dim)
 	x.Diagonals = append(x.Diagonals, sys.Net.Diagonals...)
 	for _, f := range fs {
-		if err := clockBounds(f, x.ExtraL, x.ExtraU, &x.Diagonals, sys.Net.MaxReset); err != nil {
+		if err := clockBounds(f, x.ExtraL, x.ExtraU, &x.Diagonals, sys.Net); err != nil {
 			return x, err
 		}
 	}
@@ -594,7 +590,7 @@ func exploreTry(sys *zone.System, ms []*member, opts Options, coarse bool) zone.
 		l, u := slices.Clone(xp.ExtraL), slices.Clone(xp.ExtraU)
 		var diags []model.ClockConstraint
 		for _, f := range overDead {
-			if err = clockBounds(f, l, u, &diags, sys.Net.MaxReset); err != nil {
+			if err = clockBounds(f, l, u, &diags, sys.Net); err != nil {
 				break
 			}
 		}

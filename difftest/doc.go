@@ -2,9 +2,10 @@
 // generates random networks of timed automata with queries (gen.go) and
 // compares, on each (harness.go),
 //
-//   - tcheck's verdicts and sup values with those of an independent
-//     reference checker (package refcheck: an explicit region-graph
-//     exploration that shares no code with zone/ and dbm/);
+//   - tcheck's verdicts and sup and inf values (over clocks and data
+//     expressions) with those of an independent reference checker
+//     (package refcheck: an explicit region-graph exploration that shares
+//     no code with zone/ and dbm/);
 //   - tcheck with itself under every option that must not change a
 //     verdict (Configs: each extrapolation, depth-first order, full zones,
 //     global bounds, the convex hull, and the UPPAAL XML and XTA round trip

@@ -537,6 +537,27 @@ func (g *generator) qDataAtom() string {
 	return fmt.Sprintf("%s %s %d", n, ops[s.intn(len(ops))], s.intn(v.hi+1))
 }
 
+// qDataTerm is a data expression over the model's integers for a sup or
+// inf query ("" when the model has none): one of them, or the sum,
+// difference or product of two, or one plus a constant.
+func (g *generator) qDataTerm() string {
+	s := g.s
+	if len(g.ints) == 0 {
+		return ""
+	}
+	v := g.ints[s.intn(len(g.ints))]
+	a := g.qname(v.name, v.owner)
+	switch s.intn(5) {
+	case 0, 1:
+		return a
+	case 2:
+		return fmt.Sprintf("%s + %d", a, s.intn(3)-1)
+	}
+	w := g.ints[s.intn(len(g.ints))]
+	ops := []string{" + ", " - ", " * "}
+	return a + ops[s.intn(len(ops))] + g.qname(w.name, w.owner)
+}
+
 func (g *generator) qClockAtom() string {
 	s := g.s
 	c := g.clocks[s.intn(len(g.clocks))]
@@ -608,6 +629,24 @@ func (g *generator) queries() {
 				add("sup: " + x)
 			} else {
 				add("sup{" + g.stateAtom(false) + "}: " + x)
+			}
+		case 10:
+			// an infimum of a clock, or an extreme of a data
+			// expression
+			kw := "inf"
+			if s.chance(40) {
+				kw = "sup"
+			}
+			term := g.qDataTerm()
+			if term == "" || s.chance(50) {
+				kw = "inf"
+				c := g.clocks[s.intn(len(g.clocks))]
+				term = g.qname(c.name, c.owner)
+			}
+			if s.chance(50) {
+				add(kw + ": " + term)
+			} else {
+				add(kw + "{" + g.stateAtom(true) + "}: " + term)
 			}
 		}
 	}

@@ -770,6 +770,14 @@ func (g *symGen) queries() {
 			} else {
 				add("sup{" + g.stateAtom(false) + "}: " + x)
 			}
+		case 10:
+			// an infimum, under a condition that may test clocks
+			x := g.pick(g.xs)
+			if s.chance(30) {
+				add("inf: " + x)
+			} else {
+				add("inf{" + g.conj(true) + "}: " + x)
+			}
 		}
 	}
 }

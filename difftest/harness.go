@@ -33,13 +33,16 @@ const (
 )
 
 // Reference is an independent checker: E<> f (Reachable), A[] f
-// (Invariant) and sup{cond}: x over a clock. Package refcheck provides
+// (Invariant), sup{cond}: e and inf{cond}: e over a clock or a data
+// expression (Extreme). Package refcheck provides
 // the real one (RegionReference); tests substitute wrong ones to show the
 // harness fails.
 type Reference interface {
 	Reachable(net *model.Network, f *model.Formula) (bool, error)
 	Invariant(net *model.Network, f *model.Formula) (bool, error)
-	Sup(net *model.Network, cond *model.Formula, clock int) (SupValue, error)
+	// Extreme gives the supremum (sup) or infimum of term over the
+	// reachable states satisfying cond.
+	Extreme(net *model.Network, cond *model.Formula, term model.Term, sup bool) (SupValue, error)
 	// Live decides a liveness query, E[] f, A<> f or f --> g (kind),
 	// and reports whether it is satisfied.
 	Live(net *model.Network, kind syntax.QueryKind, f, g *model.Formula) (bool, error)
@@ -351,7 +354,7 @@ func (h *Harness) Compare(text []byte) *Outcome {
 	for qi, q := range r.qs {
 		exps[qi] = r.refExpect(q)
 		e := exps[qi]
-		if q.Kind == syntax.QuerySup && (e.sup != nil && (e.sup.Inf || e.sup.AtLeast) || !e.decided && e.from == "") {
+		if extreme(q) && (e.sup != nil && (e.sup.Inf || e.sup.AtLeast) || !e.decided && e.from == "") {
 			// infinite, beyond the reference's ceiling, or beyond its
 			// state limit: likely to make tcheck double K up to 2^20
 			slow[qi] = true
@@ -549,10 +552,19 @@ func kindName(q *queries.Query) string {
 			return "A[] deadlock"
 		}
 		return "A[]"
-	case syntax.QuerySup:
-		return "sup"
+	case syntax.QuerySup, syntax.QueryInf:
+		kw := map[bool]string{true: "sup", false: "inf"}[q.Kind == syntax.QuerySup]
+		if len(q.Terms) > 0 && q.Terms[0].Clock == 0 {
+			return kw + " data"
+		}
+		return kw
 	}
 	return q.Kind.String()
+}
+
+// extreme reports whether q is a sup or inf query.
+func extreme(q *queries.Query) bool {
+	return q.Kind == syntax.QuerySup || q.Kind == syntax.QueryInf
 }
 
 // check runs tcheck with configuration c; nil when the configuration
@@ -596,7 +608,7 @@ func (r *run) check(f *model.File, c Config, slow []bool, withSlow bool) []*quer
 	var sel []*queries.Query
 	var idx []int
 	for i, q := range qs {
-		if q.Kind != syntax.QuerySup || together(i) {
+		if !extreme(q) || together(i) {
 			sel = append(sel, q)
 			idx = append(idx, i)
 		}
@@ -607,7 +619,7 @@ func (r *run) check(f *model.File, c Config, slow []bool, withSlow bool) []*quer
 		}
 	}
 	for i, q := range qs {
-		if q.Kind != syntax.QuerySup || together(i) || slow[i] && !withSlow {
+		if !extreme(q) || together(i) || slow[i] && !withSlow {
 			continue
 		}
 		o := opts
@@ -719,14 +731,14 @@ func (r *run) refExpect(q *queries.Query) expectation {
 				e = expectation{decided: true, from: "reference", posOK: pos, negOK: !pos}
 				e.ref = map[bool]string{true: "satisfied", false: "violated"}[ok]
 			}
-		case syntax.QuerySup:
-			if len(q.Terms) == 1 && q.Terms[0].Clock > 0 {
+		case syntax.QuerySup, syntax.QueryInf:
+			if len(q.Terms) == 1 {
 				cond := q.Formula
 				if cond == nil {
 					cond = trueFormula
 				}
 				var v SupValue
-				v, err = r.ref.Sup(r.net, cond, q.Terms[0].Clock)
+				v, err = r.ref.Extreme(r.net, cond, q.Terms[0], q.Kind == syntax.QuerySup)
 				if err == nil {
 					e = expectation{decided: true, from: "reference", sup: &v, ref: v.String()}
 				}
@@ -746,7 +758,7 @@ func (r *run) refExpect(q *queries.Query) expectation {
 				r.refGaveUp = true
 			case ErrModel:
 				st.RefModelError++
-				e = expectation{decided: true, from: "reference", errOK: true, posOK: q.Kind != syntax.QuerySup, ref: "model error: " + err.Error()}
+				e = expectation{decided: true, from: "reference", errOK: true, posOK: !extreme(q), ref: "model error: " + err.Error()}
 			default:
 				r.fail(q, "reference", "the reference failed: %v", err)
 				return expectation{from: "none"}
@@ -764,7 +776,7 @@ func (r *run) baseExpect(q *queries.Query, b *queries.Result) expectation {
 	e := expectation{decided: true, from: "baseline"}
 	switch b.Verdict {
 	case queries.Unknown:
-		if q.Kind == syntax.QuerySup {
+		if extreme(q) {
 			// neither the reference nor tcheck within its deadline
 			r.out.Stats.Undecided++
 			return expectation{}
@@ -782,10 +794,10 @@ func (r *run) baseExpect(q *queries.Query, b *queries.Result) expectation {
 		r.fail(q, "baseline", "verdict unknown (%v, %d states stored)", b.Reason, b.Stats.Stored)
 		return expectation{}
 	case queries.Error:
-		e.errOK, e.posOK = true, q.Kind != syntax.QuerySup
+		e.errOK, e.posOK = true, !extreme(q)
 		e.ref = "error"
 	default:
-		if q.Kind == syntax.QuerySup {
+		if extreme(q) {
 			v := fromValue(b.Values[0])
 			e.sup = &v
 			e.ref = v.String()
@@ -815,7 +827,7 @@ func positive(q *queries.Query, r *queries.Result) bool {
 }
 
 func fromValue(v queries.Value) SupValue {
-	return SupValue{None: v.None, Inf: v.Inf, Bound: v.Bound, Strict: v.Strict, AtLeast: v.Exceeds}
+	return SupValue{None: v.None, Inf: v.Inf, Bound: v.Bound, Strict: v.Strict, AtLeast: v.Exceeds, Infimum: v.Infimum}
 }
 
 // compare checks one result of configuration c against e; slow: the query
@@ -833,14 +845,14 @@ func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Re
 		}
 		if e.sup != nil && (e.sup.Inf || e.sup.AtLeast) {
 			st.Imprecise++
-			r.note(q, c.Name, "sup imprecise: unknown (%v after %v); %s", res.Reason, res.Stats.Elapsed.Round(time.Millisecond), want())
+			r.note(q, c.Name, "%s imprecise: unknown (%v after %v); %s", q.Kind, res.Reason, res.Stats.Elapsed.Round(time.Millisecond), want())
 			return
 		}
 		if liveness(q) && res.Reason == zone.LimitStates {
 			st.LiveAtLimit++
 			return
 		}
-		if q.Kind == syntax.QuerySup && res.Reason == zone.LimitTime && slow {
+		if extreme(q) && res.Reason == zone.LimitTime && slow {
 			// a sup run apart with a short deadline (Harness.SlowSupAll);
 			// one that ran out of the whole Timeout is slow for no reason
 			// the harness knows, and fails (finding 7)
@@ -868,7 +880,7 @@ func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Re
 		}
 		return
 	}
-	if q.Kind == syntax.QuerySup {
+	if extreme(q) {
 		if e.sup == nil {
 			r.fail(q, c.Name, "values %s; %s", values(res), want())
 			return
@@ -881,17 +893,17 @@ func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Re
 		if v.Exceeds && !v.Approx && (e.sup.Inf || e.sup.AtLeast) {
 			// ">K" with K = 2^20: sound (docs/queries.md), not exact
 			st.Imprecise++
-			r.note(q, c.Name, "sup imprecise: %s; %s", v, want())
+			r.note(q, c.Name, "%s imprecise: %s; %s", q.Kind, v, want())
 			return
 		}
 		if msg := supMismatch(*e.sup, v, hull); msg != "" {
-			r.fail(q, c.Name, "sup %s: %s; %s", v, msg, want())
+			r.fail(q, c.Name, "%s %s: %s; %s", kindName(q), v, msg, want())
 			return
 		}
 		if !v.Approx && !v.None && !v.Inf && !v.Exceeds {
 			st.Traces++
 			if res.Trace == nil || res.TraceErr != nil {
-				r.fail(q, c.Name, "sup %s: no replayed witness: %v", v, res.TraceErr)
+				r.fail(q, c.Name, "%s %s: no replayed witness: %v", kindName(q), v, res.TraceErr)
 			}
 		}
 		return
@@ -920,6 +932,12 @@ func values(res *queries.Result) string {
 // supMismatch compares tcheck's value v with the expected w ("" when they
 // agree). Under the convex hull v only bounds the supremum from above.
 func supMismatch(w SupValue, v queries.Value, hull bool) string {
+	if w.Infimum != v.Infimum {
+		return "a supremum against an infimum"
+	}
+	if w.Infimum {
+		return infMismatch(w, v, hull)
+	}
 	if hull {
 		if w.None {
 			return "" // the hull may reach states satisfying the condition that runs do not
@@ -948,6 +966,31 @@ func supMismatch(w SupValue, v queries.Value, hull bool) string {
 	case w.Inf || v.Inf:
 		if w.Inf != v.Inf {
 			return "infinity differs"
+		}
+	case v.Exceeds:
+		return "exceeds"
+	case w.Bound != v.Bound || w.Strict != v.Strict:
+		return "value differs"
+	}
+	return ""
+}
+
+// infMismatch is supMismatch for an infimum. Under the convex hull v only
+// bounds the infimum from below; where the reference's value is beyond
+// its ceiling C (every value there above C), tcheck's must be too.
+func infMismatch(w SupValue, v queries.Value, hull bool) string {
+	switch {
+	case w.None || v.None:
+		if w.None != v.None && !(hull && w.None) {
+			return "none differs"
+		}
+	case hull:
+		if !w.AtLeast && v.Bound > w.Bound {
+			return "the hull's bound is above the infimum"
+		}
+	case w.AtLeast:
+		if !(v.Exceeds || v.Bound > w.Bound || v.Bound == w.Bound && v.Strict) {
+			return "not above the reference's ceiling"
 		}
 	case v.Exceeds:
 		return "exceeds"

@@ -51,6 +51,9 @@ var knownSeeds = map[uint64]string{}
 type wrongReference struct {
 	RegionReference
 	negate, supPlusOne, negateLive bool
+	// infPlusOne, dataPlusOne: only infima over clocks, only the
+	// extremes of data terms
+	infPlusOne, dataPlusOne bool
 }
 
 func (w wrongReference) Reachable(net *model.Network, f *model.Formula) (bool, error) {
@@ -68,9 +71,10 @@ func (w wrongReference) Live(net *model.Network, kind syntax.QueryKind, f, g *mo
 	return ok != (w.negate || w.negateLive), err
 }
 
-func (w wrongReference) Sup(net *model.Network, cond *model.Formula, clock int) (SupValue, error) {
-	v, err := w.RegionReference.Sup(net, cond, clock)
-	if w.supPlusOne && !v.None && !v.Inf && !v.AtLeast {
+func (w wrongReference) Extreme(net *model.Network, cond *model.Formula, term model.Term, sup bool) (SupValue, error) {
+	v, err := w.RegionReference.Extreme(net, cond, term, sup)
+	plus := w.supPlusOne || w.infPlusOne && !sup && term.Clock > 0 || w.dataPlusOne && term.Clock == 0
+	if plus && !v.None && !v.Inf && !v.AtLeast {
 		v.Bound++
 	}
 	return v, err
@@ -87,11 +91,13 @@ func TestHarnessCanFail(t *testing.T) {
 	}{
 		{"negated verdicts", wrongReference{RegionReference: ref, negate: true}, "verdict"},
 		{"sup off by one", wrongReference{RegionReference: ref, supPlusOne: true}, "sup"},
+		{"inf off by one", wrongReference{RegionReference: ref, infPlusOne: true}, "inf "},
+		{"data extreme off by one", wrongReference{RegionReference: ref, dataPlusOne: true}, " data "},
 		{"negated liveness", wrongReference{RegionReference: ref, negateLive: true}, "verdict"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			found := 0
-			for seed := uint64(1); seed <= 15; seed++ {
+			for seed := uint64(1); seed <= 60; seed++ {
 				h := &Harness{Ref: tc.ref, Configs: Configs[:2]}
 				for _, d := range h.Compare(seedModel(seed)).Disagreements {
 					if strings.Contains(d.Msg, tc.kind) && strings.Contains(d.Msg, "reference says") {

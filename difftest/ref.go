@@ -22,9 +22,14 @@ func (r RegionReference) Invariant(net *model.Network, f *model.Formula) (bool, 
 	return refcheck.Invariant(net, f, r.Opts)
 }
 
-func (r RegionReference) Sup(net *model.Network, cond *model.Formula, clock int) (SupValue, error) {
-	v, err := refcheck.Sup(net, cond, clock, r.Opts)
-	return v, err
+func (r RegionReference) Extreme(net *model.Network, cond *model.Formula, term model.Term, sup bool) (SupValue, error) {
+	switch {
+	case term.Clock > 0 && sup:
+		return refcheck.Sup(net, cond, term.Clock, r.Opts)
+	case term.Clock > 0:
+		return refcheck.Inf(net, cond, term.Clock, r.Opts)
+	}
+	return refcheck.Data(net, cond, term.Data, sup, r.Opts)
 }
 
 func (r RegionReference) Live(net *model.Network, kind syntax.QueryKind, f, g *model.Formula) (bool, error) {

@@ -2,9 +2,9 @@
 // automata, used by the differential tester (issue 12) to check tcheck's
 // symbolic engine. It shares nothing with packages zone, dbm and queries: it
 // uses only the compiled model (package model: guards, updates, invariants,
-// formulas) and decides E<>, A[], sup over a clock and the liveness queries
-// E[], A<> and --> (liveness.go) by an explicit exploration of the region
-// graph.
+// formulas) and decides E<>, A[], sup and inf over a clock or a data
+// expression and the liveness queries E[], A<> and --> (liveness.go) by an
+// explicit exploration of the region graph.
 //
 // # Theory
 //
@@ -90,13 +90,25 @@
 // unbounded exactly when Sup says Inf, and AtLeast means a finite
 // supremum above the ceiling.
 //
+// # Inf and data terms
+//
+// inf{φ}: x (Inf) is the minimum, over the reachable regions where φ
+// holds, of the infimum of x over the region: k where x's fractional part
+// is zero (attained), k not attained (">k") where it is not, with x's
+// ceiling raised to Options.SupCeiling as for Sup. A region beyond the
+// ceiling C gives only that the values there exceed C (">=C"): its
+// valuations are one region whatever their distance above C. sup{φ}: e
+// and inf{φ}: e over a data expression (Data) take e's largest or
+// smallest value on the discrete parts of the reachable regions where φ
+// holds; a runtime error of e there is a ModelError.
+//
 // # What is not supported
 //
 // Models with stopwatches (clock rates x' == e in invariants): their
 // reachability is undecidable and regions are no finite bisimulation once
 // clocks advance at different rates; every entry point returns
-// Unsupported. inf, sup over data expressions, and liveness formulas that
-// test clocks or deadlock (tcheck refuses them too). Diagonal constraints
+// Unsupported. Liveness formulas that test clocks or deadlock (tcheck
+// refuses them too). Diagonal constraints
 // x - y ≺ c are decided while both clocks are below their ceilings and
 // raise the ceilings otherwise; when the clocks grow without bound that
 // ends in Unsupported (regions lose x - y beyond the ceilings).

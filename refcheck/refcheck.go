@@ -97,28 +97,35 @@ func Invariant(net *model.Network, f *model.Formula, opts Options) (bool, error)
 	return !r, err
 }
 
-// SupValue is the supremum of a clock over the reachable states that
-// satisfy a condition.
+// SupValue is the supremum (or, with Infimum set, the infimum) of a clock
+// or a data expression over the reachable states that satisfy a condition.
 type SupValue struct {
 	None   bool // no reachable state satisfies the condition
-	Inf    bool // unbounded
+	Inf    bool // unbounded (a supremum only)
 	Bound  int64
-	Strict bool // the supremum Bound is not attained ("<Bound")
+	Strict bool // Bound is not attained: "<Bound" (sup), ">Bound" (inf)
 	// AtLeast: the clock exceeds its ceiling (Bound = opts.SupCeiling, or
 	// the clock's largest constant if larger): the supremum is > Bound. Inf
 	// is exact (package documentation), so an AtLeast supremum is finite.
+	// Of an infimum: in every region where the condition holds the clock
+	// is beyond its ceiling Bound, so the infimum is at least Bound.
 	AtLeast bool
+	// Infimum: the value is an infimum (Inf).
+	Infimum bool
 }
 
 // String spells the value as tcheck's queries.Value.String does: "12",
-// "<12", "inf", ">64", "none".
+// "<12", "inf", ">64", "none"; of an infimum "12", ">12" (not attained)
+// and ">=64" (beyond the ceiling).
 func (v SupValue) String() string {
 	switch {
 	case v.None:
 		return "none"
 	case v.Inf:
 		return "inf"
-	case v.AtLeast:
+	case v.AtLeast && v.Infimum:
+		return fmt.Sprintf(">=%d", v.Bound)
+	case v.AtLeast, v.Strict && v.Infimum:
 		return fmt.Sprintf(">%d", v.Bound)
 	case v.Strict:
 		return fmt.Sprintf("<%d", v.Bound)
@@ -186,6 +193,122 @@ func Sup(net *model.Network, cond *model.Formula, clock int, opts Options) (SupV
 		return nil
 	})
 	return res, err
+}
+
+// Inf computes the infimum of clock number clock (an index into
+// net.Clocks, > 0) over the reachable states satisfying cond (nil =
+// true). The clock's ceiling is raised to Options.SupCeiling as for Sup,
+// and a region where the clock is below it gives its integer part k,
+// attained where the fractional part is zero and not attained (">k")
+// where it is not: by the argument that makes Sup exact, the reachable
+// valuations of a region take every value of the clock the region
+// allows, here down to k. A region where the clock is beyond its ceiling
+// C says only that the values there exceed C (AtLeast, ">=C"), as all
+// the valuations beyond a ceiling are one region.
+func Inf(net *model.Network, cond *model.Formula, clock int, opts Options) (SupValue, error) {
+	if clock <= 0 || clock >= len(net.Clocks) {
+		return SupValue{}, &Unsupported{Msg: fmt.Sprintf("inf over clock %d: no such clock", clock)}
+	}
+	res := SupValue{None: true, Infimum: true}
+	err := solveRaising(net, condList(cond), clock, 0, false, opts, func(x *explorer) error {
+		res = SupValue{None: true, Infimum: true}
+		return x.eachWhere(cond, func(_ int, st []int32) error {
+			v := SupValue{Infimum: true, Bound: int64(st[x.kOff(clock)])}
+			switch {
+			case x.beyond(st, clock):
+				v.AtLeast, v.Bound = true, int64(x.ceil[clock])
+			case st[x.ordOff(clock)] != 0:
+				v.Strict = true
+			}
+			res = infMin(res, v)
+			return nil
+		})
+	})
+	return res, err
+}
+
+// Data computes the supremum (sup) or infimum of the data expression e
+// over the reachable states satisfying cond (nil = true): the largest or
+// smallest value e takes on the discrete part of a reachable region where
+// cond holds. A runtime error e raises in such a state is a *ModelError,
+// as tcheck makes it an error of the query.
+func Data(net *model.Network, cond *model.Formula, e model.IntExpr, sup bool, opts Options) (SupValue, error) {
+	res := SupValue{None: true, Infimum: !sup}
+	err := solve(net, condList(cond), 0, false, opts, func(x *explorer) error {
+		res = SupValue{None: true, Infimum: !sup}
+		return x.eachWhere(cond, func(_ int, st []int32) error {
+			x.setEnv(x.locs(st), x.vars(st))
+			v := int64(e(x.env))
+			if x.env.Err != nil {
+				return x.modelErr()
+			}
+			if res.None || sup && v > res.Bound || !sup && v < res.Bound {
+				res = SupValue{Bound: v, Infimum: !sup}
+			}
+			return nil
+		})
+	})
+	return res, err
+}
+
+func condList(cond *model.Formula) []*model.Formula {
+	if cond == nil {
+		return nil
+	}
+	return []*model.Formula{cond}
+}
+
+// eachWhere calls f on each explored region where cond (nil = true)
+// holds. A region that cond's constraints do not decide at the present
+// ceilings is skipped and the exploration made again with them raised
+// (errRaise), once f has seen the others.
+func (x *explorer) eachWhere(cond *model.Formula, f func(i int, st []int32) error) error {
+	unknown := false
+	for i, st := range x.states {
+		if cond != nil {
+			mark := len(x.pend)
+			t, err := x.eval(cond, int32(i))
+			if err != nil {
+				return err
+			}
+			if t != tUnknown {
+				x.pend = x.pend[:mark]
+			}
+			if t == tUnknown {
+				unknown = true
+			}
+			if t != tTrue {
+				continue
+			}
+		}
+		if err := f(i, st); err != nil {
+			return err
+		}
+	}
+	if unknown {
+		return errRaise
+	}
+	return nil
+}
+
+// infMin is the smaller of two infima.
+func infMin(a, b SupValue) SupValue {
+	switch {
+	case a.None:
+		return b
+	case b.None:
+		return a
+	case a.AtLeast:
+		return b
+	case b.AtLeast:
+		return a
+	case a.Bound != b.Bound:
+		if a.Bound < b.Bound {
+			return a
+		}
+		return b
+	}
+	return SupValue{Bound: a.Bound, Strict: a.Strict && b.Strict, Infimum: true}
 }
 
 // supMax is the larger of two suprema.
@@ -275,6 +398,13 @@ func (x *explorer) eval(f *model.Formula, i int32) (tri, error) {
 // decide, it raises the ceilings concerned and starts again, up to a cap
 // (then Unsupported).
 func solve(net *model.Network, fs []*model.Formula, supClock int, graph bool, opts Options, query func(*explorer) error) error {
+	return solveRaising(net, fs, supClock, supClock, graph, opts, query)
+}
+
+// solveRaising is solve with the ceiling of clock raise (> 0) raised to
+// SupCeiling, whether or not supClock's tick clock is added (Inf raises
+// the ceiling without it).
+func solveRaising(net *model.Network, fs []*model.Formula, raise, supClock int, graph bool, opts Options, query func(*explorer) error) error {
 	if len(net.Clocks) == 0 {
 		return &Unsupported{Msg: "the network has no reference clock"}
 	}
@@ -296,11 +426,11 @@ func solve(net *model.Network, fs []*model.Formula, supClock int, graph bool, op
 	for _, c := range ceil {
 		limit = max(limit, int64(c))
 	}
-	if supClock > 0 {
+	if raise > 0 {
 		if supCeil > model.MaxClockConst {
 			return &Unsupported{Msg: fmt.Sprintf("SupCeiling %d too large", supCeil)}
 		}
-		ceil[supClock] = max(ceil[supClock], int32(supCeil))
+		ceil[raise] = max(ceil[raise], int32(supCeil))
 		limit = max(limit, supCeil)
 	}
 	for range maxRetries {

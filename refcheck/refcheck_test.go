@@ -52,7 +52,7 @@ func ask(t *testing.T, net *model.Network, formula string, opts refcheck.Options
 	case err != nil:
 		t.Fatalf("%s: %v", formula, err)
 	}
-	if q.Kind == syntax.QuerySup {
+	if q.Kind == syntax.QuerySup || q.Kind == syntax.QueryInf {
 		var s []string
 		for _, v := range values {
 			s = append(s, v.String())
@@ -253,6 +253,55 @@ var cases = []struct {
 		opts:  refcheck.Options{SupCeiling: 80},
 		checks: []check{
 			{"sup: y", "70"},
+		},
+	},
+	{
+		name: "inf: attained, not attained, none",
+		model: onePModel(`{name: a, initial: true}, {name: b}, {name: c}`,
+			`{from: a, to: b, guard: x >= 2, update: v = 1}, {from: a, to: c, guard: x > 3, update: y = 0}`),
+		checks: []check{
+			{"inf: x", "0"},
+			{"inf{P.b}: x", "2"},
+			// y = 0 on entering c, x > 3 then and growing
+			{"inf{P.c}: x", ">3"},
+			{"inf{P.c}: y", "0"},
+			{"inf{P.c && y > 1}: x", ">4"},
+			{"inf{v == 3}: x", "none"},
+		},
+	},
+	{
+		name:  "inf beyond the ceiling: only a lower bound",
+		model: onePModel(`{name: a, initial: true}, {name: b}`, `{from: a, to: b, guard: x >= 70}`),
+		opts:  refcheck.Options{SupCeiling: 10},
+		checks: []check{
+			// 70 is x's own constant, its ceiling; y, equal to x, has
+			// the SupCeiling only
+			{"inf{P.b}: x", "70"},
+			{"inf{P.b}: y", ">=10"},
+			{"inf{P.b && x > 70}: y", ">=10"},
+		},
+	},
+	{
+		name: "sup and inf of data expressions",
+		model: onePModel(`{name: a, initial: true}, {name: b}, {name: c}`,
+			`{from: a, to: b, guard: x >= 1, update: v = 3}, {from: b, to: c, update: w = w - 2}`),
+		checks: []check{
+			{"sup: v", "3"},
+			{"inf: w", "0"},
+			{"sup{P.b}: v + w", "5"},
+			{"inf{P.a}: v - w", "-2"},
+			{"sup{x < 1}: v", "0"},
+			{"inf{P.c && x > 9}: w", "0"},
+			{"sup{v == 2}: w", "none"},
+		},
+	},
+	{
+		name: "a data term's runtime error is a model error",
+		model: onePModel(`{name: a, initial: true}, {name: b}`,
+			`{from: a, to: b, update: v = 2}`),
+		checks: []check{
+			{"sup: 6 / (2 - v)", "model-error"},
+			{"inf{P.a}: 6 / (2 - v)", "3"},
 		},
 	},
 	{

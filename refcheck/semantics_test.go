@@ -35,14 +35,19 @@ func answer(t *testing.T, net *model.Network, q *queries.Query, opts refcheck.Op
 			return "satisfied", nil, true, err
 		}
 		return "violated", nil, true, err
-	case syntax.QuerySup:
+	case syntax.QuerySup, syntax.QueryInf:
+		sup := q.Kind == syntax.QuerySup
 		for _, term := range q.Terms {
-			if term.Clock <= 0 {
-				return "", nil, false, nil
+			var v refcheck.SupValue
+			var err error
+			switch {
+			case term.Clock > 0 && sup:
+				v, err = refcheck.Sup(net, q.Formula, term.Clock, opts)
+			case term.Clock > 0:
+				v, err = refcheck.Inf(net, q.Formula, term.Clock, opts)
+			default:
+				v, err = refcheck.Data(net, q.Formula, term.Data, sup, opts)
 			}
-		}
-		for _, term := range q.Terms {
-			v, err := refcheck.Sup(net, q.Formula, term.Clock, opts)
 			if err != nil {
 				return "", nil, true, err
 			}
@@ -58,9 +63,28 @@ func answer(t *testing.T, net *model.Network, q *queries.Query, opts refcheck.Op
 func supMatches(v refcheck.SupValue, e queries.ValueExpect) bool {
 	switch e.Op {
 	case "", "==":
-		// a plain value ("12", "<12", "inf") compiles to == when numeric
-		want := strings.TrimLeft(strings.ReplaceAll(e.Raw, " ", ""), "=")
+		// a plain value ("12", "<12", "inf", ">=64") compiles to == when
+		// numeric
+		want := strings.ReplaceAll(e.Raw, " ", "")
+		if !strings.HasPrefix(want, ">=") {
+			want = strings.TrimLeft(want, "=")
+		}
 		return v.String() == want
+	}
+	if v.Infimum {
+		// the values are at least (more than) the bound, or the
+		// infimum at most it
+		switch e.Op {
+		case ">=":
+			return v.None || v.Bound >= e.Bound
+		case ">":
+			return v.None || v.Bound > e.Bound || v.Bound == e.Bound && (v.Strict || v.AtLeast)
+		case "<=":
+			return !v.None && !v.AtLeast && v.Bound <= e.Bound
+		}
+		return false
+	}
+	switch e.Op {
 	case "<=":
 		return v.None || (!v.Inf && !v.AtLeast && v.Bound <= e.Bound)
 	case "<":
@@ -123,7 +147,7 @@ func checkExpectations(t *testing.T, glob string) int {
 				if !q.Expect.Given {
 					t.Fatalf("%s: no expectation", q.Src)
 				}
-				if q.Kind == syntax.QuerySup {
+				if q.Kind == syntax.QuerySup || q.Kind == syntax.QueryInf {
 					if len(values) != len(q.Expect.Values) {
 						t.Fatalf("%s: %d values, %d expected", q.Src, len(values), len(q.Expect.Values))
 					}

@@ -643,6 +643,15 @@ func (g *generator) queries() {
 				c := g.clocks[s.intn(len(g.clocks))]
 				term = g.qname(c.name, c.owner)
 			}
+			if s.chance(25) {
+				// a second term, checked in the same exploration
+				if t := g.qDataTerm(); t != "" && s.chance(50) {
+					term += ", " + t
+				} else {
+					c := g.clocks[s.intn(len(g.clocks))]
+					term += ", " + g.qname(c.name, c.owner)
+				}
+			}
 			if s.chance(50) {
 				add(kw + ": " + term)
 			} else {

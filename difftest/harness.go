@@ -234,11 +234,11 @@ type Outcome struct {
 
 // expectation is what a tcheck result may be, for one query.
 type expectation struct {
-	decided             bool // false: nothing to compare with
-	posOK, negOK, errOK bool // positive: a trace (positive) is due
-	sup                 *SupValue
-	from                string // "reference" or "baseline"
-	ref                 string // what the reference said, for messages
+	decided             bool       // false: nothing to compare with
+	posOK, negOK, errOK bool       // positive: a trace (positive) is due
+	sups                []SupValue // of a sup or inf query: one value per term
+	from                string     // "reference" or "baseline"
+	ref                 string     // what the reference said, for messages
 }
 
 var trueFormula = &model.Formula{Kind: model.FTrue, Src: "true"}
@@ -354,7 +354,7 @@ func (h *Harness) Compare(text []byte) *Outcome {
 	for qi, q := range r.qs {
 		exps[qi] = r.refExpect(q)
 		e := exps[qi]
-		if extreme(q) && (e.sup != nil && (e.sup.Inf || e.sup.AtLeast) || !e.decided && e.from == "") {
+		if extreme(q) && (beyondCeiling(e.sups) || !e.decided && e.from == "") {
 			// infinite, beyond the reference's ceiling, or beyond its
 			// state limit: likely to make tcheck double K up to 2^20
 			slow[qi] = true
@@ -732,18 +732,20 @@ func (r *run) refExpect(q *queries.Query) expectation {
 				e.ref = map[bool]string{true: "satisfied", false: "violated"}[ok]
 			}
 		case syntax.QuerySup, syntax.QueryInf:
-			if len(q.Terms) == 1 {
-				cond := q.Formula
-				if cond == nil {
-					cond = trueFormula
-				}
+			cond := q.Formula
+			if cond == nil {
+				cond = trueFormula
+			}
+			var vs []SupValue
+			for _, term := range q.Terms {
 				var v SupValue
-				v, err = r.ref.Extreme(r.net, cond, q.Terms[0], q.Kind == syntax.QuerySup)
-				if err == nil {
-					e = expectation{decided: true, from: "reference", sup: &v, ref: v.String()}
+				if v, err = r.ref.Extreme(r.net, cond, term, q.Kind == syntax.QuerySup); err != nil {
+					break
 				}
-			} else {
-				err = errors.New("unsupported")
+				vs = append(vs, v)
+			}
+			if err == nil {
+				e = expectation{decided: true, from: "reference", sups: vs, ref: supValues(vs)}
 			}
 		default:
 			err = errors.New("unsupported")
@@ -798,9 +800,10 @@ func (r *run) baseExpect(q *queries.Query, b *queries.Result) expectation {
 		e.ref = "error"
 	default:
 		if extreme(q) {
-			v := fromValue(b.Values[0])
-			e.sup = &v
-			e.ref = v.String()
+			for _, v := range b.Values {
+				e.sups = append(e.sups, fromValue(v))
+			}
+			e.ref = supValues(e.sups)
 			break
 		}
 		pos := positive(q, b)
@@ -843,7 +846,7 @@ func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Re
 			st.NoneUnknown++
 			return
 		}
-		if e.sup != nil && (e.sup.Inf || e.sup.AtLeast) {
+		if beyondCeiling(e.sups) {
 			st.Imprecise++
 			r.note(q, c.Name, "%s imprecise: unknown (%v after %v); %s", q.Kind, res.Reason, res.Stats.Elapsed.Round(time.Millisecond), want())
 			return
@@ -881,26 +884,29 @@ func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Re
 		return
 	}
 	if extreme(q) {
-		if e.sup == nil {
+		if e.sups == nil {
 			r.fail(q, c.Name, "values %s; %s", values(res), want())
 			return
 		}
-		if len(res.Values) != 1 {
-			r.fail(q, c.Name, "%d values", len(res.Values))
+		if len(res.Values) != len(e.sups) {
+			r.fail(q, c.Name, "%d values, %d expected", len(res.Values), len(e.sups))
 			return
 		}
-		v := res.Values[0]
-		if v.Exceeds && !v.Approx && (e.sup.Inf || e.sup.AtLeast) {
-			// ">K" with K = 2^20: sound (docs/queries.md), not exact
-			st.Imprecise++
-			r.note(q, c.Name, "%s imprecise: %s; %s", q.Kind, v, want())
-			return
+		for i, v := range res.Values {
+			w := e.sups[i]
+			if v.Exceeds && !v.Approx && (w.Inf || w.AtLeast) {
+				// ">K" with K = 2^20: sound (docs/queries.md), not exact
+				st.Imprecise++
+				r.note(q, c.Name, "%s imprecise: %s; %s", q.Kind, v, want())
+				continue
+			}
+			if msg := supMismatch(w, v, hull); msg != "" {
+				r.fail(q, c.Name, "%s %s: %s; %s", kindName(q), values(res), msg, want())
+				return
+			}
 		}
-		if msg := supMismatch(*e.sup, v, hull); msg != "" {
-			r.fail(q, c.Name, "%s %s: %s; %s", kindName(q), v, msg, want())
-			return
-		}
-		if !v.Approx && !v.None && !v.Inf && !v.Exceeds {
+		// the witness is the first term's (docs/queries.md)
+		if v := res.Values[0]; !v.Approx && !v.None && !v.Inf && !v.Exceeds {
 			st.Traces++
 			if res.Trace == nil || res.TraceErr != nil {
 				r.fail(q, c.Name, "%s %s: no replayed witness: %v", kindName(q), v, res.TraceErr)
@@ -919,6 +925,25 @@ func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Re
 			r.fail(q, c.Name, "verdict %s without a replayed trace: %v", res.Verdict, res.TraceErr)
 		}
 	}
+}
+
+// beyondCeiling reports whether one of a query's expected values is
+// infinite or beyond the reference's ceiling.
+func beyondCeiling(vs []SupValue) bool {
+	for _, v := range vs {
+		if v.Inf || v.AtLeast {
+			return true
+		}
+	}
+	return false
+}
+
+func supValues(vs []SupValue) string {
+	var s []string
+	for _, v := range vs {
+		s = append(s, v.String())
+	}
+	return strings.Join(s, ", ")
 }
 
 func values(res *queries.Result) string {

@@ -8,6 +8,7 @@
 #   MODELS=large bench/ab-workers.sh ./tcheck        # also Fischer 11 (MODELS is a prefix, as in workers.sh)
 #   TWINS=1 bench/ab-workers.sh ./tcheck             # also two searches at the first count at once
 #   LATENCY=1 bench/ab-workers.sh ./tcheck           # also the core-to-core latency before each model's runs
+#   ONECPU=1 bench/ab-workers.sh ./tcheck            # also the last worker count pinned to one CPU
 #
 # Each round runs every model with each binary at each worker count and
 # prints one line per run: round, model, binary, workers, wall seconds,
@@ -36,6 +37,16 @@
 # host moves the virtual CPUs, and the speedup at two workers with it
 # (docs/results.md, "Two workers and the host's core placement"); the
 # summary then also gives each speedup's latency.
+#
+# With ONECPU set, each round also runs the last worker count with the
+# process pinned to CPU 0 (`taskset -c 0`, workers column "N@cpu0"): the
+# workers take turns on one core, so no cache line moves between cores,
+# and what they spend over one worker is the parallel search's own cost
+# (its shared list's lookups, second inclusion tests, locks). The summary
+# then splits the CPU (user) time of N workers over one into that cost
+# (N@cpu0 / 1) and the sharing's between cores (N / N@cpu0), medians of
+# the rounds' ratios (docs/results.md, "Where the second worker's CPU
+# goes").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
@@ -76,6 +87,14 @@ for r in $(seq "$ROUNDS"); do
         read -r wall user <"$tmp"
         printf '%-5s %-22s %-24s %7s %7s %7s %10s\n' "$r" "$name" "$b" "$w" "$wall" "$user" "$((i1 - i0))" | tee -a "$runs"
       done
+      if [ -n "${ONECPU:-}" ]; then
+        w=${WORKERS##* }
+        i0=$(idle)
+        { time taskset -c 0 "$b" verify "$model" $args --no-progress --workers "$w" --order "$ORDER" >/dev/null 2>&1 || true; } 2>"$tmp"
+        i1=$(idle)
+        read -r wall user <"$tmp"
+        printf '%-5s %-22s %-24s %7s %7s %7s %10s\n' "$r" "$name" "$b" "$w@cpu0" "$wall" "$user" "$((i1 - i0))" | tee -a "$runs"
+      fi
       if [ -n "${TWINS:-}" ]; then
         w=${WORKERS%% *}
         i0=$(idle)
@@ -94,6 +113,7 @@ echo "# (twins: two searches' throughput over one's)"
 awk -v first="$first" '
   $3 == "latency" { lat[$1 " " $2] = $5; next }
   $4 == first { base[$1 " " $2 " " $3] = $5; next }
+  $4 ~ /@cpu0$/ { next }
   $5 > 0 {
     k = $2 " " $3 " " $4; r = ($4 == "twins" ? 2 : 1) * base[$1 " " $2 " " $3] / $5
     c = ++cnt[k]; val[k, c] = r; at[k, c] = lat[$1 " " $2]
@@ -109,3 +129,24 @@ awk -v first="$first" '
       split(k, f, " "); printf "%-22s %-24s %4s:%s  median %.2fx\n", f[1], f[2], f[3], line, med
     }
   }' "$runs"
+if [ -n "${ONECPU:-}" ]; then
+  last=${WORKERS##* }
+  echo "# CPU (user) time of --workers $last over --workers $first: its own cost (on one CPU) and the sharing's (on all CPUs over one CPU), medians of the rounds"
+  awk -v first="$first" -v last="$last" '
+    function median(arr, c,   a, b, t) {
+      for (a = 1; a <= c; a++) for (b = a + 1; b <= c; b++) if (arr[b] < arr[a]) { t = arr[a]; arr[a] = arr[b]; arr[b] = t }
+      return c % 2 ? arr[(c + 1) / 2] : (arr[c / 2] + arr[c / 2 + 1]) / 2
+    }
+    $3 == "latency" { next }
+    { u[$1 " " $2 " " $3 " " $4] = $6; k = $2 " " $3; if (!(k in seen)) { seen[k] = 1; order[++n] = k }; if ($1 > rounds) rounds = $1 }
+    END {
+      for (i = 1; i <= n; i++) {
+        split(order[i], f, " "); c = 0
+        for (r = 1; r <= rounds; r++) {
+          one = u[r " " order[i] " " first]; pin = u[r " " order[i] " " last "@cpu0"]; all = u[r " " order[i] " " last]
+          if (one > 0 && pin > 0 && all > 0) { c++; own[c] = pin / one; shr[c] = all / pin }
+        }
+        if (c > 0) printf "%-22s %-24s own %.2fx  sharing %.2fx  (%d rounds)\n", f[1], f[2], median(own, c), median(shr, c), c
+      }
+    }' "$runs"
+fi

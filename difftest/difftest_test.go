@@ -87,7 +87,7 @@ func TestDifferential(t *testing.T) {
 		}
 	}
 	runSeeds(t, n, seedModel, func(i int) *Harness {
-		return &Harness{Ref: defaultReference(), Configs: configsFor(i, *flagExtra), SlowSupAll: *flagAll, Simulate: true}
+		return &Harness{Ref: defaultReference(), Configs: configsFor(i, *flagExtra), SlowSupAll: *flagAll, Simulate: true, From: true}
 	})
 }
 
@@ -106,7 +106,7 @@ func TestDifferentialSymmetric(t *testing.T) {
 		}
 	}
 	total := runSeeds(t, n, symSeedModel, func(i int) *Harness {
-		return &Harness{Ref: defaultReference(), Configs: configsFor(i, *flagExtra), SlowSupAll: *flagAll, Symmetry: true, Simulate: true}
+		return &Harness{Ref: defaultReference(), Configs: configsFor(i, *flagExtra), SlowSupAll: *flagAll, Symmetry: true, Simulate: true, From: true}
 	})
 	if total.StoredOn >= total.StoredOff {
 		t.Errorf("the symmetry reduction stored %d states, the unreduced search %d", total.StoredOn, total.StoredOff)
@@ -204,6 +204,9 @@ func runSeeds(t *testing.T, n int, gen func(uint64) []byte, harness func(int) *H
 	}
 	if total.SimRuns > 0 {
 		msg += fmt.Sprintf("; simulator: %d runs, %d goals found, %d model errors met", total.SimRuns, total.SimFound, total.SimErrors)
+	}
+	if total.FromStates > 0 {
+		msg += fmt.Sprintf("; from a random state: %d models", total.FromStates)
 	}
 	if total.SymPairs > 0 {
 		msg += fmt.Sprintf("; symmetry: %d results compared with and without the reduction, the baseline stored %d states without it, %d with it (%d queries with more states, %d with more discrete parts); at tcheck's limits: %d", total.SymPairs, total.StoredOff, total.StoredOn, total.SymLarger, total.SymMoreDiscrete, total.AtLimit)

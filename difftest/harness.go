@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math/big"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,6 +50,9 @@ type Reference interface {
 	// and reports whether it is satisfied.
 	Live(net *model.Network, kind syntax.QueryKind, f, g *model.Formula) (bool, error)
 	Kind(err error) ErrKind
+	// From is the reference exploring from st instead of the initial
+	// state.
+	From(st *queries.State) Reference
 }
 
 // Config is one way of running tcheck whose verdicts must not differ from
@@ -165,6 +171,9 @@ type Stats struct {
 	// Under Harness.Simulate: the simulator's runs, the goals they found
 	// (each compared), and the runs that met a model error.
 	SimRuns, SimFound, SimErrors int
+	// FromStates counts the models checked from a random state
+	// (Harness.From).
+	FromStates int
 }
 
 func (s *Stats) Add(o Stats) {
@@ -192,6 +201,7 @@ func (s *Stats) Add(o Stats) {
 	s.SimRuns += o.SimRuns
 	s.SimFound += o.SimFound
 	s.SimErrors += o.SimErrors
+	s.FromStates += o.FromStates
 	for k, v := range o.ByKind {
 		if s.ByKind == nil {
 			s.ByKind = map[string]int{}
@@ -295,7 +305,16 @@ type Harness struct {
 	// move the replay finds, and a model error a run meets must be one
 	// the reference meets too.
 	Simulate bool
+	// From also checks the queries from a random state of the model that
+	// CheckState accepts (tcheck's --from, queries.Options.From), under
+	// the baseline and fromConfigs, against the reference from the same
+	// state (Reference.From), or else the baseline from it.
+	From bool
 }
+
+// fromConfigs are the configurations besides the baseline that
+// Harness.From runs from the random state.
+var fromConfigs = []string{"dfs", "none", "hull", "alu", "workers=3", "workers=2+hull+m+"}
 
 // simulateRuns and simulateSteps bound Harness.Simulate's runs per model.
 const (
@@ -412,7 +431,87 @@ func (h *Harness) Compare(text []byte) *Outcome {
 	if h.Simulate {
 		r.simulate(exps)
 	}
+	if h.From {
+		r.from(f)
+	}
 	return out
+}
+
+// from checks the queries from a random state (Harness.From).
+func (r *run) from(f *model.File) {
+	h := fnv.New64a()
+	h.Write(r.text)
+	rng := rand.New(rand.NewPCG(h.Sum64(), 0x66726f6d))
+	st := randomState(r.net, rng)
+	if st == nil {
+		return
+	}
+	r.out.Stats.FromStates++
+	fr := *r
+	fr.ref = r.ref.From(st)
+	exps := make([]expectation, len(r.qs))
+	slow := make([]bool, len(r.qs))
+	for qi, q := range r.qs {
+		exps[qi] = fr.refExpect(q)
+		if extreme(q) && (beyondCeiling(exps[qi].sups) || !exps[qi].decided && exps[qi].from == "") {
+			slow[qi] = true
+		}
+	}
+	configs := []Config{Configs[0]}
+	for _, c := range Configs {
+		if slices.Contains(fromConfigs, c.Name) {
+			configs = append(configs, c)
+		}
+	}
+	for ci, c := range configs {
+		c.Opts.From = st
+		c.Name += "+from"
+		res := fr.check(f, c, slow, true)
+		if res == nil {
+			return
+		}
+		for qi, q := range r.qs {
+			if ci == 0 && !exps[qi].decided && exps[qi].from == "" {
+				exps[qi] = fr.baseExpect(q, res[qi])
+			}
+			if exps[qi].decided && res[qi] != nil {
+				fr.compare(q, c, exps[qi], res[qi], slow[qi])
+			}
+		}
+	}
+}
+
+// randomState draws a state of net that CheckState accepts: a location
+// per process, each variable within its range, each clock an integer up
+// to 6 or, one time in three, a quarter, third or half more (a state
+// whose region is not a point); nil after 20 states that it refuses
+// (an invariant they violate).
+func randomState(net *model.Network, rng *rand.Rand) *queries.State {
+	for range 20 {
+		st := &queries.State{Locs: make([]int32, len(net.Procs)), Vars: make([]int32, len(net.Vars)), Clocks: make([]*big.Rat, len(net.Clocks))}
+		for p, proc := range net.Procs {
+			st.Locs[p] = int32(rng.IntN(len(proc.Locations)))
+		}
+		for i, v := range net.Vars {
+			lo, hi := max(v.Min, -3), min(v.Max, v.Min+6)
+			if lo > hi {
+				lo = v.Min
+			}
+			st.Vars[i] = lo + int32(rng.IntN(int(hi-lo)+1))
+		}
+		st.Clocks[0] = new(big.Rat)
+		for c := 1; c < len(st.Clocks); c++ {
+			st.Clocks[c] = big.NewRat(int64(rng.IntN(7)), 1)
+			if rng.IntN(3) == 0 {
+				d := int64(2 + rng.IntN(3))
+				st.Clocks[c].Add(st.Clocks[c], big.NewRat(1+int64(rng.IntN(int(d-1))), d))
+			}
+		}
+		if queries.CheckState(net, st) == nil {
+			return st
+		}
+	}
+	return nil
 }
 
 // simulate runs the simulator on the monitorable queries (Harness.Simulate)
@@ -900,7 +999,7 @@ func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Re
 				r.note(q, c.Name, "%s imprecise: %s; %s", q.Kind, v, want())
 				continue
 			}
-			if msg := supMismatch(w, v, hull); msg != "" {
+			if msg := supMismatch(w, v, hull || v.Approx); msg != "" {
 				r.fail(q, c.Name, "%s %s: %s; %s", kindName(q), values(res), msg, want())
 				return
 			}
@@ -955,7 +1054,9 @@ func values(res *queries.Result) string {
 }
 
 // supMismatch compares tcheck's value v with the expected w ("" when they
-// agree). Under the convex hull v only bounds the supremum from above.
+// agree). Under the convex hull v only bounds the supremum from above, as
+// it does from a state whose clock values are not all integers (v.Approx:
+// the bound is its region's extreme).
 func supMismatch(w SupValue, v queries.Value, hull bool) string {
 	if w.Infimum != v.Infimum {
 		return "a supremum against an infimum"

@@ -54,6 +54,8 @@ type wrongReference struct {
 	// infPlusOne, dataPlusOne: only infima over clocks, only the
 	// extremes of data terms
 	infPlusOne, dataPlusOne bool
+	// negateFrom: verdicts negated from a given state only
+	negateFrom bool
 }
 
 func (w wrongReference) Reachable(net *model.Network, f *model.Formula) (bool, error) {
@@ -69,6 +71,12 @@ func (w wrongReference) Invariant(net *model.Network, f *model.Formula) (bool, e
 func (w wrongReference) Live(net *model.Network, kind syntax.QueryKind, f, g *model.Formula) (bool, error) {
 	ok, err := w.RegionReference.Live(net, kind, f, g)
 	return ok != (w.negate || w.negateLive), err
+}
+
+func (w wrongReference) From(st *queries.State) Reference {
+	w.RegionReference = w.RegionReference.From(st).(RegionReference)
+	w.negate = w.negate || w.negateFrom
+	return w
 }
 
 func (w wrongReference) Extreme(net *model.Network, cond *model.Formula, term model.Term, sup bool) (SupValue, error) {
@@ -88,17 +96,19 @@ func TestHarnessCanFail(t *testing.T) {
 		name string
 		ref  Reference
 		kind string
+		from bool // also from a random state (Harness.From)
 	}{
-		{"negated verdicts", wrongReference{RegionReference: ref, negate: true}, "verdict"},
-		{"sup off by one", wrongReference{RegionReference: ref, supPlusOne: true}, "sup"},
-		{"inf off by one", wrongReference{RegionReference: ref, infPlusOne: true}, "inf "},
-		{"data extreme off by one", wrongReference{RegionReference: ref, dataPlusOne: true}, " data "},
-		{"negated liveness", wrongReference{RegionReference: ref, negateLive: true}, "verdict"},
+		{"negated verdicts", wrongReference{RegionReference: ref, negate: true}, "verdict", false},
+		{"sup off by one", wrongReference{RegionReference: ref, supPlusOne: true}, "sup", false},
+		{"inf off by one", wrongReference{RegionReference: ref, infPlusOne: true}, "inf ", false},
+		{"data extreme off by one", wrongReference{RegionReference: ref, dataPlusOne: true}, " data ", false},
+		{"negated verdicts from a given state", wrongReference{RegionReference: ref, negateFrom: true}, "verdict", true},
+		{"negated liveness", wrongReference{RegionReference: ref, negateLive: true}, "verdict", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			found := 0
 			for seed := uint64(1); seed <= 60; seed++ {
-				h := &Harness{Ref: tc.ref, Configs: Configs[:2]}
+				h := &Harness{Ref: tc.ref, Configs: Configs[:2], From: tc.from}
 				for _, d := range h.Compare(seedModel(seed)).Disagreements {
 					if strings.Contains(d.Msg, tc.kind) && strings.Contains(d.Msg, "reference says") {
 						found++

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tcheck/tcheck/model"
 	"github.com/tcheck/tcheck/model/syntax"
+	"github.com/tcheck/tcheck/queries"
 	"github.com/tcheck/tcheck/refcheck"
 )
 
@@ -34,6 +35,11 @@ func (r RegionReference) Extreme(net *model.Network, cond *model.Formula, term m
 
 func (r RegionReference) Live(net *model.Network, kind syntax.QueryKind, f, g *model.Formula) (bool, error) {
 	return refcheck.Live(net, kind, f, g, r.Opts)
+}
+
+func (r RegionReference) From(st *queries.State) Reference {
+	r.Opts.From = &refcheck.Start{Locs: st.Locs, Vars: st.Vars, Clocks: st.Clocks}
+	return r
 }
 
 func (RegionReference) Kind(err error) ErrKind {

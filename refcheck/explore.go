@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 
 	"github.com/tcheck/tcheck/model"
@@ -34,6 +35,9 @@ type explorer struct {
 	// no process, with ceiling 1, set back to 0 whenever it reaches 1, so
 	// that a time step that makes it reach 1 witnesses one time unit.
 	tick int
+	// start: the state to explore from (Options.From; nil: the
+	// initial state)
+	start *Start
 	// supClock > 0: record the region graph's edges (succ) for Sup; graph:
 	// record them for the liveness queries (liveness.go).
 	supClock int
@@ -512,12 +516,45 @@ func (x *explorer) moves(st []int32, emit func(next []int32, resetsSup bool) err
 // every clock 0.
 func (x *explorer) initial() []int32 {
 	st := make([]int32, x.size())
+	if x.start != nil {
+		return x.startRegion(st)
+	}
 	for p, proc := range x.net.Procs {
 		st[p] = int32(proc.Initial)
 	}
 	for i, v := range x.net.Vars {
 		st[x.np+i] = v.Init
 	}
+	return st
+}
+
+// startRegion fills st with the region of x.start: each clock's integer
+// part, and its fractional part's rank among the clocks' (0 for an
+// integer value); the tick clock starts at 0.
+func (x *explorer) startRegion(st []int32) []int32 {
+	s := x.start
+	copy(st, s.Locs)
+	copy(st[x.np:], s.Vars)
+	var fracs []*big.Rat
+	frac := func(v *big.Rat) *big.Rat {
+		k := new(big.Int).Quo(v.Num(), v.Denom()) // values are not negative
+		return new(big.Rat).Sub(v, new(big.Rat).SetInt(k))
+	}
+	for c := 1; c <= x.nm && c < len(s.Clocks); c++ {
+		v := s.Clocks[c]
+		k := new(big.Int).Quo(v.Num(), v.Denom())
+		st[x.kOff(c)] = int32(min(k.Int64(), int64(x.ceil[c])+1))
+		if f := frac(v); f.Sign() != 0 && !slices.ContainsFunc(fracs, func(g *big.Rat) bool { return g.Cmp(f) == 0 }) {
+			fracs = append(fracs, f)
+		}
+	}
+	slices.SortFunc(fracs, func(a, b *big.Rat) int { return a.Cmp(b) })
+	for c := 1; c <= x.nm && c < len(s.Clocks); c++ {
+		if f := frac(s.Clocks[c]); f.Sign() != 0 {
+			st[x.ordOff(c)] = int32(slices.IndexFunc(fracs, func(g *big.Rat) bool { return g.Cmp(f) == 0 }) + 1)
+		}
+	}
+	x.normalise(st)
 	return st
 }
 

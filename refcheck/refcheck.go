@@ -3,6 +3,7 @@ package refcheck
 import (
 	"errors"
 	"fmt"
+	"math/big"
 
 	"github.com/tcheck/tcheck/model"
 )
@@ -16,6 +17,22 @@ type Options struct {
 	// SupCeiling: for Sup over a clock, the clock's ceiling is raised to
 	// this (0 = default 64).
 	SupCeiling int64
+	// From, when set, is the state the exploration starts from instead of
+	// the initial one (tcheck's --from): it starts from the state's
+	// region, which answers every question as the state does (Alur and
+	// Dill's regions are a time-abstract bisimulation), and a sup or inf
+	// over a clock gives the region's extreme, which bounds the state's
+	// where a clock value is not an integer.
+	From *Start
+}
+
+// Start is a state to explore from (Options.From): a location per
+// process, the variable vector, and a value for every clock (Clocks[0],
+// the reference clock, is 0).
+type Start struct {
+	Locs   []int32
+	Vars   []int32
+	Clocks []*big.Rat
 }
 
 const (
@@ -436,6 +453,7 @@ func solveRaising(net *model.Network, fs []*model.Formula, raise, supClock int, 
 	for range maxRetries {
 		x := newExplorer(net, ceil, maxStates, supClock)
 		x.graph = graph
+		x.start = opts.From
 		err := x.explore()
 		if err == nil {
 			err = query(x)

@@ -3,6 +3,7 @@ package refcheck_test
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -705,5 +706,55 @@ func TestMoveLimitStopsBroadcastFanOut(t *testing.T) {
 				t.Fatalf("no answer after %v", deadline)
 			}
 		})
+	}
+}
+
+// TestStartFromAGivenState: with Options.From the exploration starts from
+// the given state's region (tcheck's --from): time only goes forward from
+// its clock values, and its data and locations are the given ones.
+func TestStartFromAGivenState(t *testing.T) {
+	net := compile(t, onePModel(`{name: a, initial: true, invariant: x <= 3}, {name: b}`,
+		`{from: a, to: b, guard: x >= 1 && v == 2, update: w = 5}`))
+	at := func(loc int32, v, w int32, x, y string) *refcheck.Start {
+		r := func(s string) *big.Rat {
+			q, ok := new(big.Rat).SetString(s)
+			if !ok {
+				t.Fatalf("bad value %s", s)
+			}
+			return q
+		}
+		return &refcheck.Start{Locs: []int32{loc}, Vars: []int32{v, w}, Clocks: []*big.Rat{new(big.Rat), r(x), r(y)}}
+	}
+	for _, c := range []struct {
+		from   *refcheck.Start
+		checks []check
+	}{
+		{at(0, 0, 2, "0", "0"), []check{{"E<> P.b", "violated"}, {"sup: x", "3"}}},
+		{at(0, 2, 2, "1/2", "7"), []check{{"E<> P.b && w == 5", "satisfied"}}},
+		{at(0, 2, 2, "5/2", "5/2"), []check{
+			{"E<> x == 2", "violated"},
+			{"E<> x == 3 && y == 3", "satisfied"},
+			{"E<> x == 3 && y > 3", "violated"},
+			// the region's extremes: x in (2, 3) at the start
+			{"inf: x", ">2"},
+			{"sup{P.a}: x", "3"},
+			{"inf{P.b}: y", ">2"},
+		}},
+		{at(0, 2, 2, "5/2", "11/4"), []check{
+			{"E<> x == 3 && y == 3", "violated"},
+			{"E<> P.a && x == 3 && y > 3", "satisfied"},
+		}},
+		{at(1, 1, 0, "9", "2"), []check{
+			{"E<> P.a", "violated"},
+			{"inf: w", "0"},
+			{"inf: y", "2"},
+			{"sup: v", "1"},
+		}},
+	} {
+		for _, k := range c.checks {
+			if got := ask(t, net, k.query, refcheck.Options{From: c.from}); got != k.want {
+				t.Errorf("from %v %v %v: %s: got %s, want %s", c.from.Locs, c.from.Vars, c.from.Clocks, k.query, got, k.want)
+			}
+		}
 	}
 }

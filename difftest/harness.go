@@ -51,8 +51,9 @@ type Reference interface {
 	Live(net *model.Network, kind syntax.QueryKind, f, g *model.Formula) (bool, error)
 	Kind(err error) ErrKind
 	// From is the reference exploring from st instead of the initial
-	// state.
-	From(st *queries.State) Reference
+	// state, and only the runs that last at most within time units where
+	// within > 0.
+	From(st *queries.State, within int32) Reference
 }
 
 // Config is one way of running tcheck whose verdicts must not differ from
@@ -313,8 +314,12 @@ type Harness struct {
 }
 
 // fromConfigs are the configurations besides the baseline that
-// Harness.From runs from the random state.
-var fromConfigs = []string{"dfs", "none", "hull", "alu", "workers=3", "workers=2+hull+m+"}
+// Harness.From runs from the random state, withinConfigs those it runs
+// from it with a horizon.
+var (
+	fromConfigs   = []string{"dfs", "none", "hull", "alu", "workers=3", "workers=2+hull+m+"}
+	withinConfigs = []string{"dfs", "hull", "workers=3"}
+)
 
 // simulateRuns and simulateSteps bound Harness.Simulate's runs per model.
 const (
@@ -437,7 +442,9 @@ func (h *Harness) Compare(text []byte) *Outcome {
 	return out
 }
 
-// from checks the queries from a random state (Harness.From).
+// from checks the queries from a random state (Harness.From), then from
+// it again within a random horizon of 1 to 6 time units (but the deadlock
+// queries, which tcheck does not decide under a horizon).
 func (r *run) from(f *model.File) {
 	h := fnv.New64a()
 	h.Write(r.text)
@@ -447,11 +454,21 @@ func (r *run) from(f *model.File) {
 		return
 	}
 	r.out.Stats.FromStates++
+	r.fromWithin(f, st, 0, fromConfigs)
+	r.fromWithin(f, st, int32(1+rng.IntN(6)), withinConfigs)
+}
+
+// fromWithin checks the queries from st within the horizon within (0:
+// none) under the baseline and the configurations named.
+func (r *run) fromWithin(f *model.File, st *queries.State, within int32, names []string) {
 	fr := *r
-	fr.ref = r.ref.From(st)
+	fr.ref = r.ref.From(st, within)
 	exps := make([]expectation, len(r.qs))
 	slow := make([]bool, len(r.qs))
 	for qi, q := range r.qs {
+		if within > 0 && (q.Formula != nil && q.Formula.Has(model.FDeadlock)) {
+			continue // not decided under a horizon: exps[qi] undecided
+		}
 		exps[qi] = fr.refExpect(q)
 		if extreme(q) && (beyondCeiling(exps[qi].sups) || !exps[qi].decided && exps[qi].from == "") {
 			slow[qi] = true
@@ -459,18 +476,24 @@ func (r *run) from(f *model.File) {
 	}
 	configs := []Config{Configs[0]}
 	for _, c := range Configs {
-		if slices.Contains(fromConfigs, c.Name) {
+		if slices.Contains(names, c.Name) {
 			configs = append(configs, c)
 		}
 	}
 	for ci, c := range configs {
-		c.Opts.From = st
+		c.Opts.From, c.Opts.Within = st, within
 		c.Name += "+from"
+		if within > 0 {
+			c.Name += fmt.Sprintf("+within=%d", within)
+		}
 		res := fr.check(f, c, slow, true)
 		if res == nil {
 			return
 		}
 		for qi, q := range r.qs {
+			if within > 0 && q.Formula != nil && q.Formula.Has(model.FDeadlock) {
+				continue
+			}
 			if ci == 0 && !exps[qi].decided && exps[qi].from == "" {
 				exps[qi] = fr.baseExpect(q, res[qi])
 			}

@@ -73,8 +73,8 @@ func (w wrongReference) Live(net *model.Network, kind syntax.QueryKind, f, g *mo
 	return ok != (w.negate || w.negateLive), err
 }
 
-func (w wrongReference) From(st *queries.State) Reference {
-	w.RegionReference = w.RegionReference.From(st).(RegionReference)
+func (w wrongReference) From(st *queries.State, within int32) Reference {
+	w.RegionReference = w.RegionReference.From(st, within).(RegionReference)
 	w.negate = w.negate || w.negateFrom
 	return w
 }

@@ -37,8 +37,9 @@ func (r RegionReference) Live(net *model.Network, kind syntax.QueryKind, f, g *m
 	return refcheck.Live(net, kind, f, g, r.Opts)
 }
 
-func (r RegionReference) From(st *queries.State) Reference {
+func (r RegionReference) From(st *queries.State, within int32) Reference {
 	r.Opts.From = &refcheck.Start{Locs: st.Locs, Vars: st.Vars, Clocks: st.Clocks}
+	r.Opts.Within = within
 	return r
 }
 

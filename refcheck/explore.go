@@ -38,6 +38,10 @@ type explorer struct {
 	// start: the state to explore from (Options.From; nil: the
 	// initial state)
 	start *Start
+	// horizon is the index of the horizon clock (Options.Within; 0:
+	// none), the last clock, and within its bound
+	horizon int
+	within  int32
 	// supClock > 0: record the region graph's edges (succ) for Sup; graph:
 	// record them for the liveness queries (liveness.go).
 	supClock int
@@ -98,6 +102,22 @@ func newExplorer(net *model.Network, ceil []int32, maxStates int, supClock int) 
 		x.ceil = append(ceil[:nm+1:nm+1], 1)
 	}
 	return x
+}
+
+// addHorizon adds the horizon clock of Options.Within: never reset,
+// starting at 0, with the ceiling t; valid keeps h <= t.
+func (x *explorer) addHorizon(t int32) {
+	x.nc++
+	x.horizon = x.nc
+	x.within = t
+	x.ceil = append(x.ceil[:x.nc:x.nc], t)
+}
+
+// atHorizon reports whether the horizon clock of state i is at its bound
+// (a liveness run may end there).
+func (x *explorer) atHorizon(i int) bool {
+	st := x.states[i]
+	return x.horizon > 0 && st[x.kOff(x.horizon)] == x.within && st[x.ordOff(x.horizon)] == 0
 }
 
 // records reports whether the exploration records the graph's edges.
@@ -203,6 +223,9 @@ func (x *explorer) conj(st []int32, ccs []model.ClockConstraint) (tri, error) {
 // valid reports whether st satisfies every process's invariant (data and
 // clock part). An undetermined invariant is errRaise.
 func (x *explorer) valid(st []int32) (bool, error) {
+	if h := x.horizon; h > 0 && (st[x.kOff(h)] > x.within || st[x.kOff(h)] == x.within && st[x.ordOff(h)] != 0) {
+		return false, nil // past the horizon
+	}
 	locs := x.locs(st)
 	mark := len(x.pend)
 	unknown := false

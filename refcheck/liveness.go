@@ -121,7 +121,8 @@ func (x *explorer) holdsEach(f *model.Formula) ([]bool, error) {
 // it stays in the states with in set: the greatest fixpoint of "in, and
 // without successor or with a successor in the set". Successors are the
 // discrete moves, the time successor, and the state itself where time
-// passes forever (stationary).
+// passes forever (stationary). Under Options.Within a path may end where
+// it reaches the horizon, whatever moves are enabled there.
 func (x *explorer) keepsOnSomePath(in []bool) []bool {
 	n := len(x.states)
 	succ := make([][]int32, n)
@@ -147,7 +148,7 @@ func (x *explorer) keepsOnSomePath(in []bool) []bool {
 	}
 	var drop []int32
 	for i := range n {
-		if z[i] && len(succ[i]) > 0 && left[i] == 0 {
+		if z[i] && len(succ[i]) > 0 && left[i] == 0 && !x.atHorizon(i) {
 			z[i] = false
 			drop = append(drop, int32(i))
 		}
@@ -157,7 +158,7 @@ func (x *explorer) keepsOnSomePath(in []bool) []bool {
 		drop = drop[:len(drop)-1]
 		for _, p := range pred[j] {
 			left[p]--
-			if z[p] && left[p] == 0 {
+			if z[p] && left[p] == 0 && !x.atHorizon(int(p)) {
 				z[p] = false
 				drop = append(drop, p)
 			}

@@ -24,6 +24,11 @@ type Options struct {
 	// over a clock gives the region's extreme, which bounds the state's
 	// where a clock value is not an integer.
 	From *Start
+	// Within, when positive, explores only the runs that last at most
+	// Within time units from the start (tcheck's --within): a horizon
+	// clock, never reset, with the invariant h <= Within everywhere. A
+	// liveness query's run may end where it reaches the horizon.
+	Within int32
 }
 
 // Start is a state to explore from (Options.From): a location per
@@ -454,6 +459,9 @@ func solveRaising(net *model.Network, fs []*model.Formula, raise, supClock int, 
 		x := newExplorer(net, ceil, maxStates, supClock)
 		x.graph = graph
 		x.start = opts.From
+		if opts.Within > 0 {
+			x.addHorizon(opts.Within)
+		}
 		err := x.explore()
 		if err == nil {
 			err = query(x)

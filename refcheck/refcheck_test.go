@@ -728,9 +728,28 @@ func TestStartFromAGivenState(t *testing.T) {
 	for _, c := range []struct {
 		from   *refcheck.Start
 		checks []check
+		within int32
 	}{
-		{at(0, 0, 2, "0", "0"), []check{{"E<> P.b", "violated"}, {"sup: x", "3"}}},
-		{at(0, 2, 2, "1/2", "7"), []check{{"E<> P.b && w == 5", "satisfied"}}},
+		{at(0, 0, 2, "0", "0"), []check{{"E<> P.b", "violated"}, {"sup: x", "3"}}, 0},
+		// with a horizon: runs of at most 1 (or 0) time units
+		{at(0, 2, 2, "0", "0"), []check{
+			{"E<> P.b", "satisfied"},
+			{"sup: y", "1"},
+			{"inf{P.b}: x", "1"},
+			// a run may end at the horizon, in a
+			{"A<> P.b", "violated"},
+			{"E[] P.a", "satisfied"},
+		}, 1},
+		{at(0, 2, 2, "5/2", "0"), []check{
+			{"E<> P.b", "satisfied"},
+			// a lets time pass until x = 3, half a unit; b until the
+			// horizon
+			{"sup{P.a}: y", "<1"},
+			{"E<> P.a && y == 1", "violated"},
+			{"sup: y", "1"},
+			{"E<> P.b && y == 1", "satisfied"},
+		}, 1},
+		{at(0, 2, 2, "1/2", "7"), []check{{"E<> P.b && w == 5", "satisfied"}}, 0},
 		{at(0, 2, 2, "5/2", "5/2"), []check{
 			{"E<> x == 2", "violated"},
 			{"E<> x == 3 && y == 3", "satisfied"},
@@ -739,20 +758,20 @@ func TestStartFromAGivenState(t *testing.T) {
 			{"inf: x", ">2"},
 			{"sup{P.a}: x", "3"},
 			{"inf{P.b}: y", ">2"},
-		}},
+		}, 0},
 		{at(0, 2, 2, "5/2", "11/4"), []check{
 			{"E<> x == 3 && y == 3", "violated"},
 			{"E<> P.a && x == 3 && y > 3", "satisfied"},
-		}},
+		}, 0},
 		{at(1, 1, 0, "9", "2"), []check{
 			{"E<> P.a", "violated"},
 			{"inf: w", "0"},
 			{"inf: y", "2"},
 			{"sup: v", "1"},
-		}},
+		}, 0},
 	} {
 		for _, k := range c.checks {
-			if got := ask(t, net, k.query, refcheck.Options{From: c.from}); got != k.want {
+			if got := ask(t, net, k.query, refcheck.Options{From: c.from, Within: c.within}); got != k.want {
 				t.Errorf("from %v %v %v: %s: got %s, want %s", c.from.Locs, c.from.Vars, c.from.Clocks, k.query, got, k.want)
 			}
 		}

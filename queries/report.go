@@ -267,7 +267,10 @@ func WriteResult(w io.Writer, net *model.Network, r *Result, withTrace, withStat
 		} else {
 			fmt.Fprintf(w, "  %s: %s (--trace prints it)\n", kind, Transitions(len(r.Trace.Moves)-1))
 		}
-	} else if r.TraceErr != nil && r.Verdict != Error {
+	} else if r.TraceErr != nil && (r.Verdict != Error || r.Err != nil) {
+		// a model error whose trace could not be built is not confirmed
+		// by a run: say why (difftest finding 14 reported one that no run
+		// reaches, and only the missing trace showed it)
 		fmt.Fprintf(w, "  no trace: %v\n", r.TraceErr)
 	}
 }
@@ -358,6 +361,8 @@ func JSON(net *model.Network, r *Result, withTrace bool) JSONResult {
 		}
 	}
 	switch {
+	case r.Err != nil && r.TraceErr != nil:
+		j.Error = fmt.Sprintf("%v (no trace: %v)", r.Err, r.TraceErr)
 	case r.Err != nil:
 		j.Error = r.Err.Error()
 	case r.TraceErr != nil:

@@ -204,7 +204,19 @@ func horizon(net *model.Network, within int32) *model.Network {
 	h := len(net.Clocks)
 	n := *net
 	n.Clocks = append(slices.Clone(net.Clocks), model.Clock{Name: "#horizon", Proc: -1})
-	n.GlobalL = append(slices.Clone(net.GlobalL), model.NoBound)
+	// The invariant h <= within bounds h from above only, so its lower
+	// bound is none, unless the model has priorities: a transition of
+	// lower priority is then taken where a higher one's target
+	// invariant, this one among them, fails, so h > within is compared
+	// too (model's priorityBounds). With no lower bound, Extra_LU+ drops
+	// h <= within from the stored zones, and a lower transition looked
+	// enabled beyond the horizon (difftest seed 1315, finding 14: a model
+	// error raised where the higher transitions blocked it).
+	lb := model.NoBound
+	if net.Priorities {
+		lb = within
+	}
+	n.GlobalL = append(slices.Clone(net.GlobalL), lb)
 	n.GlobalU = append(slices.Clone(net.GlobalU), within)
 	n.Procs = make([]*model.Process, len(net.Procs))
 	for p, proc := range net.Procs {
@@ -213,7 +225,7 @@ func horizon(net *model.Network, within int32) *model.Network {
 		for i := range cp.Locations {
 			l := &cp.Locations[i]
 			l.Invariant = append(slices.Clone(l.Invariant), model.ClockConstraint{I: h, J: 0, Const: within})
-			l.L = append(slices.Clone(l.L), model.NoBound)
+			l.L = append(slices.Clone(l.L), lb)
 			l.U = append(slices.Clone(l.U), within)
 		}
 		n.Procs[p] = &cp

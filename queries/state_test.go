@@ -3,6 +3,7 @@ package queries
 import (
 	"encoding/json"
 	"math/big"
+	"os"
 	"strings"
 	"testing"
 
@@ -306,6 +307,45 @@ func TestFromStateAllSearches(t *testing.T) {
 		r := Check(zone.NewSystem(net), []*Query{compileQuery(t, net, c.query)}, c.opts)[0]
 		if r.Verdict != c.want {
 			t.Errorf("%s: %s is %v (%v), want %v", c.name, c.query, r.Verdict, r.TraceErr, c.want)
+		}
+	}
+}
+
+// TestWithinKeepsPriorityBlocking: under priorities the horizon's bound
+// h <= T is compared negated too (a lower transition is taken where a
+// higher one's target invariant fails), so it must survive extrapolation;
+// without it a blocked transition raised a model error beyond the
+// horizon (difftest finding 14).
+func TestWithinKeepsPriorityBlocking(t *testing.T) {
+	f, net := loadModel(t, "testdata/within/priority-blocked-error.yaml", nil)
+	qs, err := FromFile(net, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Check(zone.NewSystem(net), qs, Options{Within: 3}) {
+		if r.Verdict != Satisfied {
+			t.Errorf("%s within 3: %v (%v %v), want satisfied", r.Query.Name, r.Verdict, r.Err, r.TraceErr)
+		}
+	}
+	f, net = loadModel(t, "testdata/within/seed-1315.yaml", nil)
+	qs, err = FromFile(net, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("testdata/within/seed-1315.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, err := ReadState(net, "seed-1315.json", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Check(zone.NewSystem(net), qs, Options{From: from, Within: 2}) {
+		if r.Query.Name != "q1" {
+			continue
+		}
+		if r.Verdict != Error || r.Trace == nil || r.TraceErr != nil {
+			t.Errorf("q1 within 2: %v, trace %v (%v), want an error with a replayed trace", r.Verdict, r.Trace != nil, r.TraceErr)
 		}
 	}
 }

@@ -37,9 +37,10 @@ const (
 
 // Reference is an independent checker: E<> f (Reachable), A[] f
 // (Invariant), sup{cond}: e and inf{cond}: e over a clock or a data
-// expression (Extreme). Package refcheck provides
-// the real one (RegionReference); tests substitute wrong ones to show the
-// harness fails.
+// expression (Extreme), the liveness queries (Live), from the initial
+// state or a given one (From). Package refcheck provides the real one
+// (RegionReference); tests substitute wrong ones to show the harness
+// fails.
 type Reference interface {
 	Reachable(net *model.Network, f *model.Formula) (bool, error)
 	Invariant(net *model.Network, f *model.Formula) (bool, error)
@@ -308,8 +309,10 @@ type Harness struct {
 	Simulate bool
 	// From also checks the queries from a random state of the model that
 	// CheckState accepts (tcheck's --from, queries.Options.From), under
-	// the baseline and fromConfigs, against the reference from the same
-	// state (Reference.From), or else the baseline from it.
+	// the baseline and fromConfigs, then from it within a random horizon
+	// (--within) under the baseline and withinConfigs, against the
+	// reference from the same state (Reference.From), or else the
+	// baseline from it.
 	From bool
 }
 

@@ -553,7 +553,7 @@ func (x *explorer) initial() []int32 {
 
 // startRegion fills st with the region of x.start: each clock's integer
 // part, and its fractional part's rank among the clocks' (0 for an
-// integer value); the tick clock starts at 0.
+// integer value); the tick and horizon clocks start at 0.
 func (x *explorer) startRegion(st []int32) []int32 {
 	s := x.start
 	copy(st, s.Locs)

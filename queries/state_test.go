@@ -349,3 +349,32 @@ func TestWithinKeepsPriorityBlocking(t *testing.T) {
 		}
 	}
 }
+
+// TestHullConfirmsTheModelErrorsOfDoubledSups: a model error that the
+// convex hull meets while a sup doubles its bound is confirmed on exact
+// zones before it is reported, as one of the first exploration is
+// (unconfirmed); before, from this state, q3 answered error for an
+// overflow that no run reaches (difftest finding 15).
+func TestHullConfirmsTheModelErrorsOfDoubledSups(t *testing.T) {
+	f, net := loadModel(t, "testdata/from/seed-1453631.yaml", nil)
+	qs, err := FromFile(net, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("testdata/from/seed-1453631.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, err := ReadState(net, "seed-1453631.json", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Check(zone.NewSystem(net), qs, Options{From: from, Hull: true}) {
+		if r.Query.Name != "q3" {
+			continue
+		}
+		if r.Verdict != Satisfied || len(r.Values) != 1 || r.Values[0].String() != "6" {
+			t.Errorf("q3 under the hull: %v %v (%v %v), want 6", r.Verdict, r.Values, r.Err, r.TraceErr)
+		}
+	}
+}

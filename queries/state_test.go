@@ -327,19 +327,7 @@ func TestWithinKeepsPriorityBlocking(t *testing.T) {
 			t.Errorf("%s within 3: %v (%v %v), want satisfied", r.Query.Name, r.Verdict, r.Err, r.TraceErr)
 		}
 	}
-	f, net = loadModel(t, "testdata/within/seed-1315.yaml", nil)
-	qs, err = FromFile(net, f, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile("testdata/within/seed-1315.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	from, err := ReadState(net, "seed-1315.json", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	net, qs, from := modelAndState(t, "testdata/within/seed-1315")
 	for _, r := range Check(zone.NewSystem(net), qs, Options{From: from, Within: 2}) {
 		if r.Query.Name != "q1" {
 			continue
@@ -356,19 +344,7 @@ func TestWithinKeepsPriorityBlocking(t *testing.T) {
 // (unconfirmed); before, from this state, q3 answered error for an
 // overflow that no run reaches (difftest finding 15).
 func TestHullConfirmsTheModelErrorsOfDoubledSups(t *testing.T) {
-	f, net := loadModel(t, "testdata/from/seed-1453631.yaml", nil)
-	qs, err := FromFile(net, f, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile("testdata/from/seed-1453631.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	from, err := ReadState(net, "seed-1453631.json", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	net, qs, from := modelAndState(t, "testdata/from/seed-1453631")
 	for _, r := range Check(zone.NewSystem(net), qs, Options{From: from, Hull: true}) {
 		if r.Query.Name != "q3" {
 			continue
@@ -377,4 +353,24 @@ func TestHullConfirmsTheModelErrorsOfDoubledSups(t *testing.T) {
 			t.Errorf("q3 under the hull: %v %v (%v %v), want 6", r.Verdict, r.Values, r.Err, r.TraceErr)
 		}
 	}
+}
+
+// modelAndState loads base.yaml, its queries, and the state document
+// base.json.
+func modelAndState(t *testing.T, base string) (*model.Network, []*Query, *State) {
+	t.Helper()
+	f, net := loadModel(t, base+".yaml", nil)
+	qs, err := FromFile(net, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(base + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, err := ReadState(net, base+".json", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net, qs, from
 }

@@ -558,6 +558,12 @@ func (g *generator) qDataTerm() string {
 	return a + ops[s.intn(len(ops))] + g.qname(w.name, w.owner)
 }
 
+// qClock names a random clock as a query names it.
+func (g *generator) qClock() string {
+	c := g.clocks[g.s.intn(len(g.clocks))]
+	return g.qname(c.name, c.owner)
+}
+
 func (g *generator) qClockAtom() string {
 	s := g.s
 	c := g.clocks[s.intn(len(g.clocks))]
@@ -623,8 +629,7 @@ func (g *generator) queries() {
 				add("A[] deadlock imply " + g.qClockAtom())
 			}
 		default:
-			c := g.clocks[s.intn(len(g.clocks))]
-			x := g.qname(c.name, c.owner)
+			x := g.qClock()
 			if s.chance(50) {
 				add("sup: " + x)
 			} else {
@@ -640,16 +645,14 @@ func (g *generator) queries() {
 			term := g.qDataTerm()
 			if term == "" || s.chance(50) {
 				kw = "inf"
-				c := g.clocks[s.intn(len(g.clocks))]
-				term = g.qname(c.name, c.owner)
+				term = g.qClock()
 			}
 			if s.chance(25) {
 				// a second term, checked in the same exploration
 				if t := g.qDataTerm(); t != "" && s.chance(50) {
 					term += ", " + t
 				} else {
-					c := g.clocks[s.intn(len(g.clocks))]
-					term += ", " + g.qname(c.name, c.owner)
+					term += ", " + g.qClock()
 				}
 			}
 			if s.chance(50) {

@@ -380,12 +380,7 @@ func (h *Harness) Compare(text []byte) *Outcome {
 	slow := make([]bool, len(r.qs))
 	for qi, q := range r.qs {
 		exps[qi] = r.refExpect(q)
-		e := exps[qi]
-		if extreme(q) && (beyondCeiling(e.sups) || !e.decided && e.from == "") {
-			// infinite, beyond the reference's ceiling, or beyond its
-			// state limit: likely to make tcheck double K up to 2^20
-			slow[qi] = true
-		}
+		slow[qi] = slowExtreme(q, exps[qi])
 	}
 	compareAll := func(c Config, res []*queries.Result) {
 		for qi, q := range r.qs {
@@ -468,13 +463,14 @@ func (r *run) fromWithin(f *model.File, st *queries.State, within int32, names [
 	fr.ref = r.ref.From(st, within)
 	exps := make([]expectation, len(r.qs))
 	slow := make([]bool, len(r.qs))
+	// tcheck does not decide deadlock under a horizon
+	skip := func(q *queries.Query) bool {
+		return within > 0 && q.Formula != nil && q.Formula.Has(model.FDeadlock)
+	}
 	for qi, q := range r.qs {
-		if within > 0 && (q.Formula != nil && q.Formula.Has(model.FDeadlock)) {
-			continue // not decided under a horizon: exps[qi] undecided
-		}
-		exps[qi] = fr.refExpect(q)
-		if extreme(q) && (beyondCeiling(exps[qi].sups) || !exps[qi].decided && exps[qi].from == "") {
-			slow[qi] = true
+		if !skip(q) {
+			exps[qi] = fr.refExpect(q)
+			slow[qi] = slowExtreme(q, exps[qi])
 		}
 	}
 	configs := []Config{Configs[0]}
@@ -494,7 +490,7 @@ func (r *run) fromWithin(f *model.File, st *queries.State, within int32, names [
 			return
 		}
 		for qi, q := range r.qs {
-			if within > 0 && q.Formula != nil && q.Formula.Has(model.FDeadlock) {
+			if skip(q) {
 				continue
 			}
 			if ci == 0 && !exps[qi].decided && exps[qi].from == "" {
@@ -685,6 +681,13 @@ func kindName(q *queries.Query) string {
 		return kw
 	}
 	return q.Kind.String()
+}
+
+// slowExtreme reports whether q is a sup or inf query whose value e says
+// is infinite or beyond the reference's ceiling, or which the reference
+// could not answer: likely to make tcheck double K up to 2^20.
+func slowExtreme(q *queries.Query, e expectation) bool {
+	return extreme(q) && (beyondCeiling(e.sups) || !e.decided && e.from == "")
 }
 
 // extreme reports whether q is a sup or inf query.

@@ -553,29 +553,31 @@ func (x *explorer) initial() []int32 {
 
 // startRegion fills st with the region of x.start: each clock's integer
 // part, and its fractional part's rank among the clocks' (0 for an
-// integer value); the tick and horizon clocks start at 0.
+// integer value; normalise makes the ranks dense); the tick and horizon
+// clocks start at 0.
 func (x *explorer) startRegion(st []int32) []int32 {
 	s := x.start
 	copy(st, s.Locs)
 	copy(st[x.np:], s.Vars)
-	var fracs []*big.Rat
-	frac := func(v *big.Rat) *big.Rat {
-		k := new(big.Int).Quo(v.Num(), v.Denom()) // values are not negative
-		return new(big.Rat).Sub(v, new(big.Rat).SetInt(k))
-	}
-	for c := 1; c <= x.nm && c < len(s.Clocks); c++ {
+	n := min(x.nm, len(s.Clocks)-1)
+	frac := make([]*big.Rat, n+1)
+	for c := 1; c <= n; c++ {
 		v := s.Clocks[c]
-		k := new(big.Int).Quo(v.Num(), v.Denom())
+		k := new(big.Int).Quo(v.Num(), v.Denom()) // values are not negative
 		st[x.kOff(c)] = int32(min(k.Int64(), int64(x.ceil[c])+1))
-		if f := frac(v); f.Sign() != 0 && !slices.ContainsFunc(fracs, func(g *big.Rat) bool { return g.Cmp(f) == 0 }) {
-			fracs = append(fracs, f)
-		}
+		frac[c] = new(big.Rat).Sub(v, new(big.Rat).SetInt(k))
 	}
-	slices.SortFunc(fracs, func(a, b *big.Rat) int { return a.Cmp(b) })
-	for c := 1; c <= x.nm && c < len(s.Clocks); c++ {
-		if f := frac(s.Clocks[c]); f.Sign() != 0 {
-			st[x.ordOff(c)] = int32(slices.IndexFunc(fracs, func(g *big.Rat) bool { return g.Cmp(f) == 0 }) + 1)
+	for c := 1; c <= n; c++ {
+		if frac[c].Sign() == 0 {
+			continue
 		}
+		rank := int32(1) // 1 + the non-zero fractions below frac[c]
+		for d := 1; d <= n; d++ {
+			if frac[d].Sign() != 0 && frac[d].Cmp(frac[c]) < 0 {
+				rank++
+			}
+		}
+		st[x.ordOff(c)] = rank
 	}
 	x.normalise(st)
 	return st

@@ -164,34 +164,10 @@ func Sup(net *model.Network, cond *model.Formula, clock int, opts Options) (SupV
 		return SupValue{}, &Unsupported{Msg: fmt.Sprintf("sup over clock %d: no such clock", clock)}
 	}
 	var res SupValue
-	var fs []*model.Formula
-	if cond != nil {
-		fs = append(fs, cond)
-	}
-	err := solve(net, fs, clock, false, opts, func(x *explorer) error {
+	err := solve(net, condList(cond), clock, false, opts, func(x *explorer) error {
 		res = SupValue{None: true}
-		unknown := false
 		var unbounded []bool // computed when first needed
-		for i, st := range x.states {
-			t := tTrue
-			if cond != nil {
-				mark := len(x.pend)
-				var err error
-				t, err = x.eval(cond, int32(i))
-				if err != nil {
-					return err
-				}
-				if t != tUnknown {
-					x.pend = x.pend[:mark]
-				}
-			}
-			switch t {
-			case tFalse:
-				continue
-			case tUnknown:
-				unknown = true
-				continue
-			}
+		return x.eachWhere(cond, func(i int, st []int32) error {
 			var v SupValue
 			switch {
 			case x.beyond(st, clock):
@@ -208,11 +184,8 @@ func Sup(net *model.Network, cond *model.Formula, clock int, opts Options) (SupV
 				v = SupValue{Bound: int64(st[x.kOff(clock)]) + 1, Strict: true}
 			}
 			res = supMax(res, v)
-		}
-		if unknown {
-			return errRaise
-		}
-		return nil
+			return nil
+		})
 	})
 	return res, err
 }

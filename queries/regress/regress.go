@@ -362,7 +362,8 @@ func checkModel(ctx context.Context, r *FileResult, src []byte, o Options) {
 		r.Skipped = "no query matches -run"
 		return
 	}
-	// the model's timeout counts from here and, with Ctrl-C, stops the
+	// the model's timeout counts from here and, with its memory limit
+	// (the process's heap, as for the searches) and Ctrl-C, stops the
 	// compilation of the model and its queries too
 	limits := o.Check.Limits
 	if limits.Timeout > 0 {
@@ -370,7 +371,16 @@ func checkModel(ctx context.Context, r *FileResult, src []byte, o Options) {
 			limits.Deadline = d
 		}
 	}
-	interrupt := func() bool { return ctx.Err() != nil || !limits.Deadline.IsZero() && !o.now().Before(limits.Deadline) }
+	overMemory := false
+	interrupt := func() bool {
+		if ctx.Err() != nil || !limits.Deadline.IsZero() && !o.now().Before(limits.Deadline) {
+			return true
+		}
+		if limits.MaxMemory > 0 && zone.HeapBytes() > limits.MaxMemory {
+			overMemory = true
+		}
+		return overMemory
+	}
 	net, err := f.CompileWith(nil, model.CompileOptions{Interrupt: interrupt})
 	if err == nil {
 		var qs []*queries.Query
@@ -383,6 +393,8 @@ func checkModel(ctx context.Context, r *FileResult, src []byte, o Options) {
 	if errors.Is(err, model.ErrInterrupted) {
 		if ctx.Err() != nil {
 			err = errors.New("interrupted while the model and its queries were compiled")
+		} else if overMemory {
+			err = fmt.Errorf("memory limit %s reached while the model and its queries were compiled", model.FormatBytes(int64(limits.MaxMemory)))
 		} else if limits.Timeout > 0 {
 			err = fmt.Errorf("time limit %v reached while the model and its queries were compiled", limits.Timeout)
 		} else {

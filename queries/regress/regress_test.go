@@ -174,7 +174,7 @@ func TestUpdateLeavesClaimsAlone(t *testing.T) {
 }
 
 // TestTimeoutStopsTheCompilation: a model's timeout, counted from the
-// start of its file, and Ctrl-C stop the compilation of its model (a
+// start of its file, its memory limit and Ctrl-C stop the compilation of its model (a
 // select over 160,000 combinations, testdata/limits/large-select.yaml,
 // seconds to compile unbounded): the file is an error that says so.
 func TestTimeoutStopsTheCompilation(t *testing.T) {
@@ -193,6 +193,9 @@ func TestTimeoutStopsTheCompilation(t *testing.T) {
 	o.Check.Limits.Timeout = time.Hour
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
+	// any heap is over a limit of one byte: reached at the first poll
+	var tight Options
+	tight.Check.Limits.MaxMemory = 1
 	for _, c := range []struct {
 		name string
 		ctx  context.Context
@@ -201,6 +204,7 @@ func TestTimeoutStopsTheCompilation(t *testing.T) {
 	}{
 		{"the model's timeout", context.Background(), o, "time limit 1h0m0s reached while the model and its queries were compiled"},
 		{"Ctrl-C", cancelled, Options{}, "interrupted while the model and its queries were compiled"},
+		{"the memory limit", context.Background(), tight, "memory limit 1 B reached while the model and its queries were compiled"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := CheckFile(c.ctx, path, c.o)

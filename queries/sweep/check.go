@@ -149,16 +149,18 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 		}
 		return res
 	}
-	// the point's timeout and the cancellation stop the compilation of
-	// its model and queries too (each query then unknown, with the
-	// reason)
+	// the point's timeout, its memory limit and the cancellation stop
+	// the compilation of its model and queries too (each query then
+	// unknown, with the reason); the memory limit holds the process's
+	// heap, as it does for the point's searches
 	var deadline time.Time
 	if t := s.Options.Limits.Timeout; t > 0 {
 		deadline = start.Add(t)
 	}
+	maxMemory := s.Options.Limits.MaxMemory
 	var stopped zone.StopReason
 	var interrupt func() bool
-	if !deadline.IsZero() || co.Cancel != nil {
+	if !deadline.IsZero() || co.Cancel != nil || maxMemory > 0 {
 		interrupt = func() bool {
 			select {
 			case <-co.Cancel:
@@ -168,6 +170,10 @@ func (s *Spec) CheckPoint(p Point, co CheckOptions) *PointResult {
 			}
 			if !deadline.IsZero() && !now().Before(deadline) {
 				stopped = zone.LimitTime
+				return true
+			}
+			if maxMemory > 0 && zone.HeapBytes() > maxMemory {
+				stopped = zone.LimitMemory
 				return true
 			}
 			return false

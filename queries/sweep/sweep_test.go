@@ -618,8 +618,8 @@ func TestHeaderRecordsSymmetry(t *testing.T) {
 	}
 }
 
-// TestTimeoutStopsTheCompilation: a point's timeout and the sweep's
-// cancellation stop the compilation of its model (a select over 160,000
+// TestTimeoutStopsTheCompilation: a point's timeout, its memory limit
+// and the sweep's cancellation stop the compilation of its model (a select over 160,000
 // combinations at K = 400, testdata/limits/large-select.yaml, seconds to
 // compile unbounded), each
 // query then unknown with the reason, as after a stopped search: the
@@ -631,14 +631,17 @@ func TestTimeoutStopsTheCompilation(t *testing.T) {
 	closed := make(chan struct{})
 	close(closed)
 	for _, c := range []struct {
-		name   string
-		co     func() CheckOptions
-		reason string
+		name      string
+		co        func() CheckOptions
+		maxMemory uint64
+		reason    string
 	}{
 		// a clock that jumps two hours once the compilation has polled it
 		// a few times
-		{"the point's timeout", func() CheckOptions { return CheckOptions{Now: jumpingClock(4)} }, "time limit reached"},
-		{"cancellation", func() CheckOptions { return CheckOptions{Cancel: closed} }, "interrupted"},
+		{"the point's timeout", func() CheckOptions { return CheckOptions{Now: jumpingClock(4)} }, 0, "time limit reached"},
+		{"cancellation", func() CheckOptions { return CheckOptions{Cancel: closed} }, 0, "interrupted"},
+		// any heap is over a limit of one byte: reached at the first poll
+		{"the point's memory limit", func() CheckOptions { return CheckOptions{} }, 1, "memory limit reached"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, qs := range []struct {
@@ -648,7 +651,9 @@ func TestTimeoutStopsTheCompilation(t *testing.T) {
 				{[]string{"reach", "safe"}, "unknown"},
 				{[]string{"reach", "safe", "most"}, "missed"},
 			} {
-				s, err := New(Args{Model: model, Queries: qs.names, Grid: Grid{{mustAxis(t, "K=400")}}, Options: Options{Limits: limits(0, time.Hour)}})
+				l := limits(0, time.Hour)
+				l.MaxMemory = c.maxMemory
+				s, err := New(Args{Model: model, Queries: qs.names, Grid: Grid{{mustAxis(t, "K=400")}}, Options: Options{Limits: l}})
 				if err != nil {
 					t.Fatal(err)
 				}

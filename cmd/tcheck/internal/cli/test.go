@@ -157,7 +157,7 @@ load, or a model runtime error).`,
 	fl.BoolVar(&sf.globalBounds, "global-bounds", false, "use global instead of per-location clock bounds")
 	fl.Int64Var(&sf.maxStates, "max-states", 0, "a query whose exploration stores more states fails as unknown (0: no limit)")
 	fl.DurationVar(&sf.timeout, "timeout", 0, "the queries of a model (of a sweep point) still undecided after this long fail as unknown, e.g. 30s (0: no limit)")
-	fl.StringVar(&sf.maxMemory, "max-memory", "", "stop an exploration above this heap size, e.g. 2GiB")
+	fl.StringVar(&sf.maxMemory, "max-memory", "", "stop a model's compilation or exploration above this heap size (the process's, shared by the -j files), e.g. 2GiB")
 	fl.BoolVar(&sf.fullZones, "full-zones", false, "store zones as matrices instead of minimal constraint sets (more memory, less time)")
 	fl.StringVar(&sf.subsumption, "subsumption", "alu", "how a stored zone covers a new one: alu (aLU subsumption where sound: E<> and A[] under lu/lu+) or inclusion")
 	fl.BoolVar(&sf.hull, "hull", false, "convex-hull over-approximation, as in verify: A[] satisfied and E<> violated are decided by it, reached goals are re-checked exactly, sup/inf values become bounds (exact where the hull's exceeds 32 times the clock's bound)")

@@ -173,11 +173,11 @@ func TestUpdateLeavesClaimsAlone(t *testing.T) {
 	}
 }
 
-// TestTimeoutStopsTheCompilation: a model's timeout, counted from the
+// TestLimitsStopTheCompilation: a model's timeout, counted from the
 // start of its file, its memory limit and Ctrl-C stop the compilation of its model (a
 // select over 160,000 combinations, testdata/limits/large-select.yaml,
 // seconds to compile unbounded): the file is an error that says so.
-func TestTimeoutStopsTheCompilation(t *testing.T) {
+func TestLimitsStopTheCompilation(t *testing.T) {
 	path := "../../testdata/limits/large-select.yaml"
 	// a clock that jumps two hours at its fourth call, once the
 	// compilation has started polling it

@@ -618,7 +618,7 @@ func TestHeaderRecordsSymmetry(t *testing.T) {
 	}
 }
 
-// TestTimeoutStopsTheCompilation: a point's timeout, its memory limit
+// TestLimitsStopTheCompilation: a point's timeout, its memory limit
 // and the sweep's cancellation stop the compilation of its model (a select over 160,000
 // combinations at K = 400, testdata/limits/large-select.yaml, seconds to
 // compile unbounded), each
@@ -626,7 +626,7 @@ func TestHeaderRecordsSymmetry(t *testing.T) {
 // point is unknown where nothing is expected of its queries (the model's
 // verdict expectations hold at its own parameters only) and missed where
 // something is (a bound written with the model's constants).
-func TestTimeoutStopsTheCompilation(t *testing.T) {
+func TestLimitsStopTheCompilation(t *testing.T) {
 	model := modelSource(t, "../../testdata/limits/large-select.yaml")
 	closed := make(chan struct{})
 	close(closed)

@@ -116,7 +116,15 @@ type compiler struct {
 	st         *netState
 	text       Text // the snippet being compiled, for positions
 	nedges     int
-	work       int // quantifier bodies compiled (bounded by maxWork)
+	// dead is above 0 while the compiler compiles an operand that a
+	// constant decides is never evaluated: the side of && || imply that
+	// the left operand decides, the branch of ?: or of an if statement
+	// that the condition does not take. Its folding raises no error
+	// (deadFold): C, whose semantics the model's expressions follow,
+	// does not evaluate it, and a parameterised model guards a division
+	// so (N > 0 ? M / N : 0 at N = 0).
+	dead int
+	work int // quantifier bodies compiled (bounded by maxWork)
 	// interrupt, polls and halted: poll
 	interrupt func() bool
 	polls     uint32

@@ -371,7 +371,11 @@ func (c *compiler) index(r *ref, ix *cexpr, p syntax.Pos) (*ref, error) {
 	n.effects = r.effects || ix.effects
 	if ix.isConst {
 		if ix.val < first || ix.val > last {
-			return nil, c.errAt(ix.pos, "index %d out of bounds [%d,%d] of %s", ix.val, first, last, r.name)
+			if c.dead == 0 {
+				return nil, c.errAt(ix.pos, "index %d out of bounds [%d,%d] of %s", ix.val, first, last, r.name)
+			}
+			// never evaluated: any element will do
+			ix = constExpr(ix.t, first, ix.pos)
 		}
 		n.name = fmt.Sprintf("%s[%d]", r.name, ix.val)
 		k := int32(ix.val-first) * stride
@@ -522,9 +526,46 @@ func (c *compiler) unary(cx *ctx, x *syntax.UnaryExpr) (*cexpr, error) {
 // same arithmetic as at run time, without silent wrapping at load time).
 func (c *compiler) folded(t *typ, v int64, p syntax.Pos) (*cexpr, error) {
 	if v > math.MaxInt32 || v < math.MinInt32 {
-		return nil, c.errAt(p, "constant expression overflows 32 bits (%d)", v)
+		return c.deadFold(t, p, c.errAt(p, "constant expression overflows 32 bits (%d)", v))
 	}
 	return constExpr(t, v, p), nil
+}
+
+// deadFold is the result of a folding that failed with err (a division by
+// zero, an overflow): the error, or, in an operand never evaluated
+// (compiler.dead), a constant that its caller discards.
+func (c *compiler) deadFold(t *typ, p syntax.Pos, err error) (*cexpr, error) {
+	if c.dead > 0 {
+		if t == nil {
+			t = litType
+		}
+		return constExpr(t, 0, p), nil
+	}
+	return nil, err
+}
+
+// decidedBy reports whether the constant left operand a of op decides the
+// result, so that the right operand is never evaluated.
+func decidedBy(op syntax.Op, a *cexpr) bool {
+	if !a.isConst {
+		return false
+	}
+	switch op {
+	case syntax.OpAnd, syntax.OpImply:
+		return a.val == 0
+	case syntax.OpOr:
+		return a.val != 0
+	}
+	return false
+}
+
+// deadIf compiles with compile, counting it as never evaluated when dead.
+func deadIf[T any](c *compiler, dead bool, compile func() (T, error)) (T, error) {
+	if dead {
+		c.dead++
+		defer func() { c.dead-- }()
+	}
+	return compile()
 }
 
 func (c *compiler) binary(cx *ctx, x *syntax.BinaryExpr) (*cexpr, error) {
@@ -541,7 +582,7 @@ func (c *compiler) binary(cx *ctx, x *syntax.BinaryExpr) (*cexpr, error) {
 	if a, err = c.asData(a, x.X); err != nil {
 		return nil, err
 	}
-	b, err := c.data(cx, x.Y)
+	b, err := deadIf(c, decidedBy(x.Op, a), func() (*cexpr, error) { return c.data(cx, x.Y) })
 	if err != nil {
 		return nil, err
 	}
@@ -552,7 +593,7 @@ func (c *compiler) binary(cx *ctx, x *syntax.BinaryExpr) (*cexpr, error) {
 	if a.isConst && b.isConst {
 		v, t, err := c.foldBinary(op, a.val, b.val, x.Pos)
 		if err != nil {
-			return nil, err
+			return c.deadFold(t, x.Pos, err)
 		}
 		return c.folded(t, v, x.Pos)
 	}
@@ -819,11 +860,11 @@ func (c *compiler) cond(cx *ctx, x *syntax.CondExpr) (*cexpr, error) {
 			return nil, c.errAt(x.Pos, "a conditional expression choosing between structs is not supported (assign in an if statement instead)")
 		}
 	}
-	a, err := c.data(cx, x.Then)
+	a, err := deadIf(c, k.isConst && k.val == 0, func() (*cexpr, error) { return c.data(cx, x.Then) })
 	if err != nil {
 		return nil, err
 	}
-	b, err := c.data(cx, x.Else)
+	b, err := deadIf(c, k.isConst && k.val != 0, func() (*cexpr, error) { return c.data(cx, x.Else) })
 	if err != nil {
 		return nil, err
 	}

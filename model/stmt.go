@@ -187,8 +187,12 @@ func (c *compiler) specialise(f *function, vals []int64) *special {
 		f.specs = map[string]*special{}
 	}
 	c.nspecs++
-	text, work := c.text, c.work
-	defer func() { c.text, c.work = text, work }()
+	// a specialisation is kept for every call with these values: it is
+	// compiled as evaluated, even for a call never evaluated
+	// (compiler.dead), whose folding errors would otherwise be dropped
+	text, work, dead := c.text, c.work, c.dead
+	defer func() { c.text, c.work, c.dead = text, work, dead }()
+	c.dead = 0
 	c.text = f.text
 	fsc := newScope(f.names)
 	g := &function{name: f.name, res: f.res, pos: f.pos, text: f.text}
@@ -311,11 +315,11 @@ func (c *compiler) stmt(sc *scope, sx *stmtCtx, s syntax.Stmt) (func(*Env) ctl, 
 			return nil, err
 		}
 		c.noteEffects(sx.fn, k.effects)
-		then, err := c.stmtOrEmpty(sc, sx, s.Then)
+		then, err := deadIf(c, k.isConst && k.val == 0, func() (func(*Env) ctl, error) { return c.stmtOrEmpty(sc, sx, s.Then) })
 		if err != nil {
 			return nil, err
 		}
-		els, err := c.stmtOrEmpty(sc, sx, s.Else)
+		els, err := deadIf(c, k.isConst && k.val != 0, func() (func(*Env) ctl, error) { return c.stmtOrEmpty(sc, sx, s.Else) })
 		if err != nil {
 			return nil, err
 		}
@@ -955,7 +959,7 @@ func (c *compiler) callFunc(cx *ctx, x *syntax.CallExpr, f *function) (*cexpr, e
 			args = append(args, func(e *Env, base int) { e.frame[base+off] = b2i(vf(e) != 0) })
 			continue
 		}
-		if v.isConst && (v.val < p.t.lo || v.val > p.t.hi) {
+		if v.isConst && (v.val < p.t.lo || v.val > p.t.hi) && c.dead == 0 {
 			return nil, c.errAt(ax.Position(), "argument %d out of range [%d,%d] of parameter %s of %s", v.val, p.t.lo, p.t.hi, p.name, f.name)
 		}
 		vf, lo, hi := v.fn, int32(p.t.lo), int32(p.t.hi)
@@ -1068,7 +1072,7 @@ func (c *compiler) constRefArg(cx *ctx, f *function, i int, ax syntax.Expr, at i
 	if err := c.checkScalarAssign(p.t, v, fmt.Sprintf("argument %d of %s", i+1, f.name), ax.Position()); err != nil {
 		return nil, err
 	}
-	if v.isConst && p.t.kind != kBool && (v.val < p.t.lo || v.val > p.t.hi) {
+	if v.isConst && p.t.kind != kBool && (v.val < p.t.lo || v.val > p.t.hi) && c.dead == 0 {
 		return nil, c.errAt(ax.Position(), "argument %d out of range [%d,%d] of parameter %s of %s", v.val, p.t.lo, p.t.hi, p.name, f.name)
 	}
 	vf, lo, hi, isBool := v.fn, int32(p.t.lo), int32(p.t.hi), p.t.kind == kBool
@@ -1134,7 +1138,7 @@ func (c *compiler) binaryOf2(op syntax.Op, a, b *cexpr, p syntax.Pos) (*cexpr, e
 	if a.isConst && b.isConst {
 		v, t, err := c.foldBinary(op, a.val, b.val, p)
 		if err != nil {
-			return nil, err
+			return c.deadFold(t, p, err)
 		}
 		return c.folded(t, v, p)
 	}
@@ -1146,7 +1150,7 @@ func (c *compiler) binaryOf(op syntax.Op, a, b *cexpr, p syntax.Pos) (*cexpr, er
 	if a.isConst && b.isConst {
 		v, t, err := c.foldBinary(op, a.val, b.val, p)
 		if err != nil {
-			return nil, err
+			return c.deadFold(t, p, err)
 		}
 		return c.folded(t, v, p)
 	}

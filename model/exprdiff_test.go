@@ -1,0 +1,498 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/tcheck/tcheck/model/syntax"
+)
+
+// The expression differential test checks the compiler's arithmetic
+// against an independent reference written from docs/model-format.md
+// ("Operators" and the paragraph after it), not from the compiler: random
+// expressions over three variables are printed with the fewest parentheses
+// the documented precedence table allows, compiled once over the variables
+// (evaluated at run time) and once with the variables' values written in as
+// literals (folded at load time), and both answers are compared with the
+// reference's exact evaluation in math/big: 32-bit arithmetic in which
+// every intermediate result outside 32 bits is an overflow error; / and %
+// truncating towards zero; division or modulo by zero, a negative shift
+// count and a negative exponent errors; ** exact and left associative,
+// binding looser than the prefix operators; && || imply ?: evaluating their
+// right operand only when it decides; min, max and abs evaluating both.
+// The differential tester (package difftest) cannot find a fault here: its
+// reference checker evaluates guards and updates with this compiler.
+
+// xnode is an expression of the test's generator: a variable, a literal, or
+// an operator over its operands.
+type xnode struct {
+	op   string // "var", "lit", a prefix operator ("-", "+", "!", "~"), a binary operator, "?:", "min", "max", "abs"
+	name string // the variable of a "var"
+	lit  int64  // the value of a "lit", ≥ 0
+	kids []*xnode
+}
+
+// xlevel is the binding level of an operator, loosest first, from the table
+// in docs/model-format.md.
+var xlevel = map[string]int{
+	"?:": 1,
+	"||": 2, "or": 2, "imply": 2,
+	"&&": 3, "and": 3,
+	"|": 4, "^": 5, "&": 6,
+	"==": 7, "!=": 7,
+	"<": 8, "<=": 8, ">=": 8, ">": 8,
+	"<?": 9, ">?": 9,
+	"<<": 10, ">>": 10,
+	"+": 11, "-": 11,
+	"*": 12, "/": 12, "%": 12,
+	"**": 13,
+}
+
+const xprefix, xatom = 14, 15
+
+var xbinary = []string{"||", "or", "imply", "&&", "and", "|", "^", "&", "==", "!=", "<", "<=", ">=", ">", "<?", ">?", "<<", ">>", "+", "-", "*", "/", "%", "**"}
+
+func (x *xnode) level() int {
+	switch {
+	case x.op == "var" || x.op == "lit" || x.op == "min" || x.op == "max" || x.op == "abs":
+		return xatom
+	case len(x.kids) == 1:
+		return xprefix
+	}
+	return xlevel[x.op]
+}
+
+// String prints x with the fewest parentheses: an operand in parentheses
+// only where it binds looser than its place allows (binary operators are
+// left associative, ?: right associative).
+func (x *xnode) String() string {
+	paren := func(k *xnode, min int) string {
+		if k.level() < min {
+			return "(" + k.String() + ")"
+		}
+		return k.String()
+	}
+	switch x.op {
+	case "var":
+		return x.name
+	case "lit":
+		return fmt.Sprint(x.lit)
+	case "min", "max":
+		return fmt.Sprintf("%s(%s, %s)", x.op, x.kids[0], x.kids[1])
+	case "abs":
+		return fmt.Sprintf("abs(%s)", x.kids[0])
+	case "?:":
+		return paren(x.kids[0], 2) + " ? " + paren(x.kids[1], 2) + " : " + paren(x.kids[2], 1)
+	}
+	if len(x.kids) == 1 {
+		// a prefix operand that is itself a prefix expression is put in
+		// parentheses, so that "- -a" never reads as "--a"
+		return x.op + paren(x.kids[0], xatom)
+	}
+	l := xlevel[x.op]
+	return paren(x.kids[0], l) + " " + x.op + " " + paren(x.kids[1], l+1)
+}
+
+// errExpr is the reference's runtime error (the kind is not compared).
+var errExpr = fmt.Errorf("runtime error")
+
+var (
+	minInt32 = big.NewInt(math.MinInt32)
+	maxInt32 = big.NewInt(math.MaxInt32)
+)
+
+// eval is the reference: x's value under vars, or errExpr.
+func (x *xnode) eval(vars map[string]int64) (int64, error) {
+	fit := func(v *big.Int) (int64, error) {
+		if v.Cmp(minInt32) < 0 || v.Cmp(maxInt32) > 0 {
+			return 0, errExpr
+		}
+		return v.Int64(), nil
+	}
+	truth := func(b bool) int64 {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	switch x.op {
+	case "var":
+		return vars[x.name], nil
+	case "lit":
+		return fit(big.NewInt(x.lit))
+	case "&&", "and", "||", "or", "imply":
+		a, err := x.kids[0].eval(vars)
+		if err != nil {
+			return 0, err
+		}
+		decided := a == 0 && (x.op == "&&" || x.op == "and") || a != 0 && (x.op == "||" || x.op == "or")
+		if decided {
+			return truth(a != 0), nil
+		}
+		if x.op == "imply" && a == 0 {
+			return 1, nil
+		}
+		b, err := x.kids[1].eval(vars)
+		if err != nil {
+			return 0, err
+		}
+		return truth(b != 0), nil
+	case "?:":
+		c, err := x.kids[0].eval(vars)
+		if err != nil {
+			return 0, err
+		}
+		if c != 0 {
+			return x.kids[1].eval(vars)
+		}
+		return x.kids[2].eval(vars)
+	}
+	vals := make([]int64, len(x.kids))
+	for i, k := range x.kids {
+		v, err := k.eval(vars)
+		if err != nil {
+			return 0, err
+		}
+		vals[i] = v
+	}
+	if len(x.kids) == 1 {
+		a := vals[0]
+		switch x.op {
+		case "-":
+			return fit(big.NewInt(-a))
+		case "+":
+			return a, nil
+		case "!":
+			return truth(a == 0), nil
+		case "~":
+			return fit(big.NewInt(-a - 1))
+		case "abs":
+			if a < 0 {
+				a = -a
+			}
+			return fit(big.NewInt(a))
+		}
+		panic(x.op)
+	}
+	a, b := vals[0], vals[1]
+	A, B := big.NewInt(a), big.NewInt(b)
+	r := new(big.Int)
+	switch x.op {
+	case "+":
+		return fit(r.Add(A, B))
+	case "-":
+		return fit(r.Sub(A, B))
+	case "*":
+		return fit(r.Mul(A, B))
+	case "/":
+		if b == 0 {
+			return 0, errExpr
+		}
+		return fit(r.Quo(A, B)) // truncated
+	case "%":
+		if b == 0 {
+			return 0, errExpr
+		}
+		return fit(r.Rem(A, B)) // the sign of the dividend
+	case "**":
+		if b < 0 {
+			return 0, errExpr
+		}
+		if b > 64 && (a < -1 || a > 1) {
+			return 0, errExpr // |a| ≥ 2: beyond 2^64
+		}
+		return fit(r.Exp(A, big.NewInt(min(b, 65)), nil))
+	case "<<":
+		if b < 0 {
+			return 0, errExpr
+		}
+		if a != 0 && b > 64 {
+			return 0, errExpr
+		}
+		return fit(r.Lsh(A, uint(min(b, 64))))
+	case ">>":
+		if b < 0 {
+			return 0, errExpr
+		}
+		return fit(r.Rsh(A, uint(min(b, 64)))) // arithmetic: rounds towards -∞
+	case "&", "|", "^":
+		switch x.op {
+		case "&":
+			r.And(A, B)
+		case "|":
+			r.Or(A, B)
+		default:
+			r.Xor(A, B)
+		}
+		return fit(r)
+	case "<?", "min":
+		return min(a, b), nil
+	case ">?", "max":
+		return max(a, b), nil
+	case "==":
+		return truth(a == b), nil
+	case "!=":
+		return truth(a != b), nil
+	case "<":
+		return truth(a < b), nil
+	case "<=":
+		return truth(a <= b), nil
+	case ">":
+		return truth(a > b), nil
+	case ">=":
+		return truth(a >= b), nil
+	}
+	panic(x.op)
+}
+
+// foldErr is the reference for the compiler's constant folding: whether
+// compiling x, with its variables unknown, folds a constant operation that
+// fails. docs/model-format.md: "Constant expressions are folded when the
+// model is loaded (an overflow of 32 bits there is an error)", and so is
+// every failing operation on constants, except in an operand that a
+// constant decides is never evaluated (the right side of && || imply
+// after a deciding left side, the branch of ?: not taken), which C
+// does not evaluate. It returns whether x is constant and its value.
+func (x *xnode) foldErr() (isConst bool, v int64, failed bool) {
+	switch x.op {
+	case "var":
+		return false, 0, false
+	case "lit":
+		return true, x.lit, false
+	case "&&", "and", "||", "or", "imply":
+		ac, a, af := x.kids[0].foldErr()
+		if af {
+			return false, 0, true
+		}
+		if ac {
+			and := x.op == "&&" || x.op == "and"
+			switch {
+			case and && a == 0:
+				return true, 0, false
+			case x.op == "imply" && a == 0:
+				return true, 1, false
+			case (x.op == "||" || x.op == "or") && a != 0:
+				return true, 1, false
+			}
+		}
+		bc, b, bf := x.kids[1].foldErr()
+		if bf {
+			return false, 0, true
+		}
+		if ac && bc {
+			return true, b2i64(b != 0), false
+		}
+		return false, 0, false
+	case "?:":
+		cc, c, cf := x.kids[0].foldErr()
+		if cf {
+			return false, 0, true
+		}
+		if cc {
+			if c != 0 {
+				return x.kids[1].foldErr()
+			}
+			return x.kids[2].foldErr()
+		}
+		_, _, tf := x.kids[1].foldErr()
+		_, _, ef := x.kids[2].foldErr()
+		return false, 0, tf || ef
+	}
+	vals := map[string]int64{}
+	allConst := true
+	y := *x
+	y.kids = make([]*xnode, len(x.kids))
+	for i, k := range x.kids {
+		kc, kv, kf := k.foldErr()
+		if kf {
+			return false, 0, true
+		}
+		allConst = allConst && kc
+		y.kids[i] = &xnode{op: "lit", lit: kv}
+		if kv < 0 {
+			// a literal has no sign: the value through a variable
+			name := fmt.Sprintf("k%d", i)
+			vals[name] = kv
+			y.kids[i] = &xnode{op: "var", name: name}
+		}
+	}
+	if !allConst {
+		return false, 0, false
+	}
+	v, err := y.eval(vals)
+	return err == nil, v, err != nil
+}
+
+func b2i64(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// compileTerm compiles src as a data term of n.
+func compileTerm(n *Network, src string) (Term, error) {
+	x, err := syntax.ParseExpr(src)
+	if err != nil {
+		return Term{}, err
+	}
+	return n.CompileTerm(x, NewText(src, Pos{File: "expr", Line: 1, Col: 1}))
+}
+
+// genExpr draws an expression of at most depth levels over the variables.
+func genExpr(r *rand.Rand, depth int, vars []string) *xnode {
+	if depth == 0 || r.IntN(5) == 0 {
+		if r.IntN(2) == 0 {
+			return &xnode{op: "var", name: vars[r.IntN(len(vars))]}
+		}
+		return &xnode{op: "lit", lit: genValue(r, true)}
+	}
+	sub := func() *xnode { return genExpr(r, depth-1, vars) }
+	switch k := r.IntN(20); {
+	case k < 3:
+		return &xnode{op: []string{"-", "+", "!", "~"}[r.IntN(4)], kids: []*xnode{sub()}}
+	case k < 4:
+		return &xnode{op: "?:", kids: []*xnode{sub(), sub(), sub()}}
+	case k < 5:
+		op := []string{"min", "max", "abs"}[r.IntN(3)]
+		if op == "abs" {
+			return &xnode{op: op, kids: []*xnode{sub()}}
+		}
+		return &xnode{op: op, kids: []*xnode{sub(), sub()}}
+	}
+	return &xnode{op: xbinary[r.IntN(len(xbinary))], kids: []*xnode{sub(), sub()}}
+}
+
+// genValue draws a value that is usually small and now and then near the
+// edges of 32 bits (nonNegative: a literal, which has no sign).
+func genValue(r *rand.Rand, nonNegative bool) int64 {
+	var v int64
+	switch r.IntN(6) {
+	case 0, 1, 2:
+		v = int64(r.IntN(11)) - 3
+	case 3:
+		v = int64(r.IntN(70)) - 35
+	case 4:
+		v = []int64{math.MaxInt32, math.MinInt32, 1 << 16, -(1 << 16), 46341, 1 << 30, math.MaxInt32 - 1, math.MinInt32 + 1}[r.IntN(8)]
+	default:
+		v = r.Int64N(1<<32) - (1 << 31)
+	}
+	if nonNegative && v < 0 {
+		v = -v
+		if v > math.MaxInt32 {
+			v = math.MaxInt32
+		}
+	}
+	return v
+}
+
+// substitute is x with its variables replaced by their values, as
+// literals (a negative value as the prefix minus of its magnitude, and the
+// least 32-bit value as -2147483647 - 1, which has no literal).
+func (x *xnode) substitute(vars map[string]int64) *xnode {
+	if x.op == "var" {
+		v := vars[x.name]
+		switch {
+		case v == math.MinInt32:
+			return &xnode{op: "-", kids: []*xnode{{op: "-", kids: []*xnode{{op: "lit", lit: math.MaxInt32}}}, {op: "lit", lit: 1}}}
+		case v < 0:
+			return &xnode{op: "-", kids: []*xnode{{op: "lit", lit: -v}}}
+		}
+		return &xnode{op: "lit", lit: v}
+	}
+	y := *x
+	y.kids = make([]*xnode, len(x.kids))
+	for i, k := range x.kids {
+		y.kids[i] = k.substitute(vars)
+	}
+	return &y
+}
+
+// TestExpressionsAgreeWithTheDocumentedSemantics: the compiler's run-time
+// evaluation and its constant folding of random expressions give the
+// reference's value, or an error where the reference has one
+// (docs/model-format.md, "Operators").
+func TestExpressionsAgreeWithTheDocumentedSemantics(t *testing.T) {
+	n := mustCompile(t, "declarations: |\n  int[-2147483647-1,2147483647] a, b, c;\n", nil)
+	names := []string{"a", "b", "c"}
+	slot := map[string]int{}
+	for i, v := range n.Vars {
+		slot[v.Name] = i
+	}
+	count := 4000
+	if testing.Short() {
+		count = 1000
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	env := n.NewEnv()
+	var errs, static, folded int
+	for i := range count {
+		x := genExpr(r, 1+r.IntN(4), names)
+		vars := map[string]int64{}
+		for _, v := range names {
+			vars[v] = genValue(r, false)
+			env.Vars[slot[v]] = int32(vars[v])
+		}
+		want, wantErr := x.eval(vars)
+		if wantErr != nil {
+			errs++
+		}
+		// over the variables: folded where constant, evaluated at run
+		// time
+		src := x.String()
+		term, cerr := compileTerm(n, src)
+		_, _, staticErr := x.foldErr()
+		switch {
+		case staticErr != (cerr != nil):
+			t.Errorf("case %d: %s compiles with the error %v; the reference's folding fails: %v", i, src, cerr, staticErr)
+		case cerr == nil:
+			env.Err = nil
+			got := term.Data(env)
+			if (env.Err != nil) != (wantErr != nil) || wantErr == nil && int64(got) != want {
+				t.Errorf("case %d: %s with a=%d b=%d c=%d: run time %d (error %v), reference %d (error %v)", i, src, vars["a"], vars["b"], vars["c"], got, env.Err, want, wantErr)
+			}
+		default:
+			static++
+		}
+		// the same expression over literals, folded when it is loaded
+		lx := x.substitute(vars)
+		lit := lx.String()
+		v, ferr := foldConst(lit)
+		_, _, litErr := lx.foldErr()
+		switch {
+		case litErr != (ferr != nil):
+			t.Errorf("case %d: %s folds with the error %v; the reference's folding fails: %v", i, lit, ferr, litErr)
+		case ferr == nil && (wantErr != nil || v != want):
+			t.Errorf("case %d: %s folds to %d, reference %d (error %v)", i, lit, v, want, wantErr)
+		case ferr == nil:
+			folded++
+		}
+	}
+	// the draws must reach both sides of every comparison
+	if errs < count/20 || errs > count/2 {
+		t.Errorf("%d of %d expressions raise an error: the generator's values are off", errs, count)
+	}
+	t.Logf("%d expressions, %d with an error in the reference, %d refused when compiled over variables, %d folded over literals", count, errs, static, folded)
+}
+
+// foldConst compiles src as a constant (a constant declaration's
+// initialiser, which the compiler folds when the model is loaded).
+func foldConst(src string) (int64, error) {
+	f, err := Parse("fold.yaml", []byte(completeModel("declarations: |\n  const int[-2147483647-1,2147483647] k = "+strings.ReplaceAll(src, "\n", " ")+";\n")))
+	if err != nil {
+		return 0, err
+	}
+	m, err := f.Compile(nil)
+	if err != nil {
+		return 0, err
+	}
+	v, ok := m.Constant("k")
+	if !ok {
+		return 0, fmt.Errorf("no constant k")
+	}
+	return v, nil
+}

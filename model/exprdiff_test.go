@@ -496,3 +496,97 @@ func foldConst(src string) (int64, error) {
 	}
 	return v, nil
 }
+
+// TestUpdatesAgreeWithTheDocumentedSemantics: an assignment r = e, a
+// compound assignment r op= e (r = r op e) or r++ / r-- on a variable of a
+// random range sets the reference's value, or fails where the reference
+// fails: an error of the expression, or a value outside r's declared range
+// ("Ranges are checked", docs/model-format.md); a bool target takes 0 or 1.
+func TestUpdatesAgreeWithTheDocumentedSemantics(t *testing.T) {
+	ops := []string{"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}
+	names := []string{"a", "b", "c"}
+	count := 2000
+	if testing.Short() {
+		count = 500
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var fails int
+	for i := range count {
+		op := ops[r.IntN(len(ops))]
+		x := genExpr(r, 1+r.IntN(3), names)
+		boolTarget := op == "=" && r.IntN(5) == 0
+		lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
+		if r.IntN(3) > 0 {
+			lo = genValue(r, false)
+			hi = min(lo+int64(r.IntN(40)), math.MaxInt32)
+		}
+		decl := fmt.Sprintf("int[%s,%s] t", litText(lo), litText(hi))
+		if boolTarget {
+			decl, lo, hi = "bool t", 0, 1
+		}
+		init := lo + r.Int64N(hi-lo+1)
+		update := "t " + op + " " + x.String()
+		switch op {
+		case "++", "--":
+			update = "t" + op
+		}
+		src := fmt.Sprintf("declarations: |\n  int[-2147483647-1,2147483647] a, b, c;\n  %s = %s;\ntemplates:\n  - name: P\n    locations:\n      - {name: s, initial: true}\n    edges:\n      - {from: s, to: s, update: %q}\n", decl, litText(init), update)
+		vars := map[string]int64{"t": init}
+		for _, v := range names {
+			vars[v] = genValue(r, false)
+		}
+		// the reference
+		var rhs *xnode
+		switch op {
+		case "=":
+			rhs = x
+		case "++", "--":
+			rhs = &xnode{op: op[:1], kids: []*xnode{{op: "var", name: "t"}, {op: "lit", lit: 1}}}
+		default:
+			rhs = &xnode{op: strings.TrimSuffix(op, "="), kids: []*xnode{{op: "var", name: "t"}, x}}
+		}
+		want, wantErr := rhs.eval(vars)
+		if boolTarget && wantErr == nil {
+			want = b2i64(want != 0)
+		}
+		if wantErr == nil && (want < lo || want > hi) {
+			wantErr = errExpr
+		}
+		if wantErr != nil {
+			fails++
+		}
+		f, err := Parse("update.yaml", []byte(completeModel(src)))
+		if err != nil {
+			t.Fatalf("case %d: %v\n%s", i, err, src)
+		}
+		n, err := f.Compile(nil)
+		if _, _, static := rhs.foldErr(); static != (err != nil) {
+			t.Errorf("case %d: %s compiles with the error %v; the reference's folding fails: %v", i, update, err, static)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		env := n.NewEnv()
+		for _, v := range names {
+			env.Vars[n.VarIndex(v)] = int32(vars[v])
+		}
+		runEdge(t, n, env, 0, 0)
+		got := int64(env.Vars[n.VarIndex("t")])
+		if (env.Err != nil) != (wantErr != nil) || wantErr == nil && got != want {
+			t.Errorf("case %d: %s with t=%d in [%d,%d], a=%d b=%d c=%d: t=%d (error %v), reference %d (error %v)", i, update, init, lo, hi, vars["a"], vars["b"], vars["c"], got, env.Err, want, wantErr)
+		}
+	}
+	if fails < count/20 || fails > count*3/4 {
+		t.Errorf("%d of %d updates fail: the generator's values are off", fails, count)
+	}
+	t.Logf("%d updates, %d failing in the reference", count, fails)
+}
+
+// litText writes v as an expression (the least 32-bit value has no literal).
+func litText(v int64) string {
+	if v == math.MinInt32 {
+		return "-2147483647-1"
+	}
+	return fmt.Sprint(v)
+}

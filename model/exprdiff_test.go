@@ -390,19 +390,24 @@ func genValue(r *rand.Rand, nonNegative bool) int64 {
 	return v
 }
 
+// valueNode is v as an expression: a literal, the prefix minus of one for
+// a negative value, and -2147483647 - 1 for the least 32-bit value, which
+// has no literal.
+func valueNode(v int64) *xnode {
+	switch {
+	case v == math.MinInt32:
+		return &xnode{op: "-", kids: []*xnode{{op: "-", kids: []*xnode{{op: "lit", lit: math.MaxInt32}}}, {op: "lit", lit: 1}}}
+	case v < 0:
+		return &xnode{op: "-", kids: []*xnode{{op: "lit", lit: -v}}}
+	}
+	return &xnode{op: "lit", lit: v}
+}
+
 // substitute is x with its variables replaced by their values, as
-// literals (a negative value as the prefix minus of its magnitude, and the
-// least 32-bit value as -2147483647 - 1, which has no literal).
+// literals (valueNode).
 func (x *xnode) substitute(vars map[string]int64) *xnode {
 	if x.op == "var" {
-		v := vars[x.name]
-		switch {
-		case v == math.MinInt32:
-			return &xnode{op: "-", kids: []*xnode{{op: "-", kids: []*xnode{{op: "lit", lit: math.MaxInt32}}}, {op: "lit", lit: 1}}}
-		case v < 0:
-			return &xnode{op: "-", kids: []*xnode{{op: "lit", lit: -v}}}
-		}
-		return &xnode{op: "lit", lit: v}
+		return valueNode(vars[x.name])
 	}
 	y := *x
 	y.kids = make([]*xnode, len(x.kids))
@@ -589,4 +594,339 @@ func litText(v int64) string {
 		return "-2147483647-1"
 	}
 	return fmt.Sprint(v)
+}
+
+// xstmt is a statement of the function generator.
+type xstmt struct {
+	kind   string // "assign", "incr", "if", "for" (range), "cfor", "break", "continue", "return"
+	target string // assign, incr: the variable; for, cfor: the loop variable
+	op     string // assign: =, +=, ...; incr: ++ or --
+	e      *xnode // assign, if, return: the expression
+	k      int64  // for, cfor: the last value / the bound
+	body   []*xstmt
+	els    []*xstmt
+}
+
+// xvar is a variable the generated function may assign, with its range.
+type xvar struct{ lo, hi int64 }
+
+// xfunc is a generated function int[rlo,rhi] f(int[plo,phi] p, q) (q of
+// 32 bits) with locals u and v and the global g.
+type xfunc struct {
+	ret, p      xvar
+	vars        map[string]xvar // u, v, g (assignable)
+	uInit, vIn  *xnode
+	body        []*xstmt
+	gInit, gLen int64
+}
+
+func (f *xfunc) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "int[%s,%s] f(int[%s,%s] p, int[-2147483647-1,2147483647] q) {\n", litText(f.ret.lo), litText(f.ret.hi), litText(f.p.lo), litText(f.p.hi))
+	fmt.Fprintf(&b, "int[%s,%s] u = %s;\n", litText(f.vars["u"].lo), litText(f.vars["u"].hi), f.uInit)
+	fmt.Fprintf(&b, "int[%s,%s] v = %s;\n", litText(f.vars["v"].lo), litText(f.vars["v"].hi), f.vIn)
+	fmt.Fprintf(&b, "int[0,10] w = 0;\n")
+	writeStmts(&b, f.body)
+	b.WriteString("}\n")
+	return b.String()
+}
+
+func writeStmts(b *strings.Builder, ss []*xstmt) {
+	for _, s := range ss {
+		switch s.kind {
+		case "assign":
+			fmt.Fprintf(b, "%s %s %s;\n", s.target, s.op, s.e)
+		case "incr":
+			fmt.Fprintf(b, "%s%s;\n", s.target, s.op)
+		case "if":
+			fmt.Fprintf(b, "if (%s) {\n", s.e)
+			writeStmts(b, s.body)
+			b.WriteString("} else {\n")
+			writeStmts(b, s.els)
+			b.WriteString("}\n")
+		case "for":
+			fmt.Fprintf(b, "for (%s : int[0,%d]) {\n", s.target, s.k)
+			writeStmts(b, s.body)
+			b.WriteString("}\n")
+		case "cfor":
+			fmt.Fprintf(b, "for (w = 0; w < %d; w++) {\n", s.k)
+			writeStmts(b, s.body)
+			b.WriteString("}\n")
+		case "break", "continue":
+			fmt.Fprintf(b, "%s;\n", s.kind)
+		case "return":
+			fmt.Fprintf(b, "return %s;\n", s.e)
+		}
+	}
+}
+
+// genFuncExpr draws an expression over names without a failing constant
+// operation (the expression tests cover folding).
+func genFuncExpr(r *rand.Rand, names []string) *xnode {
+	// mostly small literals: a function evaluates many expressions, and
+	// one overflow fails the call
+	small := r.IntN(4) > 0
+	for {
+		x := genExpr(r, 1+r.IntN(3), names)
+		if _, _, failed := x.foldErr(); !failed && (!small || x.maxLiteral() <= 64) {
+			return x
+		}
+	}
+}
+
+func (x *xnode) maxLiteral() int64 {
+	m := x.lit
+	for _, k := range x.kids {
+		m = max(m, k.maxLiteral())
+	}
+	return m
+}
+
+// genStmts draws up to n statements; loops is the depth of loops around
+// them (break and continue only inside one; loops nest at most twice, and
+// the C-style loop, over w, at most once).
+func genStmts(r *rand.Rand, n int, names []string, loops int, inCFor bool) []*xstmt {
+	var ss []*xstmt
+	for range r.IntN(n + 1) {
+		targets := []string{"u", "v", "g"}
+		switch k := r.IntN(13); {
+		case k < 3:
+			op := []string{"=", "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}[r.IntN(12)]
+			ss = append(ss, &xstmt{kind: "assign", target: targets[r.IntN(3)], op: op, e: genFuncExpr(r, names)})
+		case k < 5:
+			ss = append(ss, &xstmt{kind: "incr", target: targets[r.IntN(3)], op: []string{"++", "--"}[r.IntN(2)]})
+		case k < 7:
+			ss = append(ss, &xstmt{kind: "if", e: genFuncExpr(r, names), body: genStmts(r, n/2, names, loops, inCFor), els: genStmts(r, n/2, names, loops, inCFor)})
+		case k < 9 && loops < 2:
+			i := fmt.Sprintf("i%d", loops)
+			body := genStmts(r, max(n/2, 3), append(names[:len(names):len(names)], i), loops+1, inCFor)
+			ss = append(ss, &xstmt{kind: "for", target: i, k: int64(r.IntN(4)), body: append([]*xstmt{turn(i)}, body...)})
+		case k < 10 && loops < 2 && !inCFor:
+			body := genStmts(r, max(n/2, 3), append(names[:len(names):len(names)], "w"), loops+1, true)
+			ss = append(ss, &xstmt{kind: "cfor", k: int64(r.IntN(5)), body: append([]*xstmt{turn("w")}, body...)})
+		case k < 12 && loops > 0:
+			// mostly under a condition, so that some turns go on
+			s := &xstmt{kind: []string{"break", "continue"}[r.IntN(2)]}
+			if r.IntN(3) > 0 {
+				s = &xstmt{kind: "if", e: genFuncExpr(r, names), body: []*xstmt{s}}
+			}
+			ss = append(ss, s)
+		case k < 12:
+		default:
+			ss = append(ss, &xstmt{kind: "return", e: genFuncExpr(r, names)})
+		}
+	}
+	return ss
+}
+
+// turn is the statement that starts each turn of a loop over i: the
+// global trace counts the turns and their values, so that a turn too many
+// or too few (a break or continue misread) shows in it.
+func turn(i string) *xstmt {
+	return &xstmt{kind: "assign", target: "trace", op: "=", e: &xnode{op: "+", kids: []*xnode{{op: "*", kids: []*xnode{{op: "var", name: "trace"}, {op: "lit", lit: 3}}}, {op: "+", kids: []*xnode{{op: "var", name: i}, {op: "lit", lit: 1}}}}}}
+}
+
+// run is the reference's execution of ss: the control that ends it
+// ("", "break", "continue" or "return" with its value) or an error.
+func (f *xfunc) run(ss []*xstmt, vars map[string]int64) (ctl string, ret int64, err error) {
+	for _, s := range ss {
+		switch s.kind {
+		case "assign", "incr":
+			x := s.e
+			switch {
+			case s.kind == "incr":
+				x = &xnode{op: s.op[:1], kids: []*xnode{{op: "var", name: s.target}, {op: "lit", lit: 1}}}
+			case s.op != "=":
+				x = &xnode{op: strings.TrimSuffix(s.op, "="), kids: []*xnode{{op: "var", name: s.target}, s.e}}
+			}
+			v, err := x.eval(vars)
+			if err != nil {
+				return "", 0, err
+			}
+			if rg := f.vars[s.target]; v < rg.lo || v > rg.hi {
+				return "", 0, errExpr
+			}
+			vars[s.target] = v
+		case "if":
+			c, err := s.e.eval(vars)
+			if err != nil {
+				return "", 0, err
+			}
+			body := s.els
+			if c != 0 {
+				body = s.body
+			}
+			if ctl, ret, err := f.run(body, vars); err != nil || ctl != "" {
+				return ctl, ret, err
+			}
+		case "for", "cfor":
+			for i := int64(0); s.kind == "for" && i <= s.k || s.kind == "cfor" && i < s.k; i++ {
+				name := s.target
+				if s.kind == "cfor" {
+					name = "w"
+				}
+				vars[name] = i
+				ctl, ret, err := f.run(s.body, vars)
+				if err != nil || ctl == "return" {
+					return ctl, ret, err
+				}
+				if ctl == "break" {
+					break
+				}
+			}
+			if s.kind == "cfor" {
+				// the loop's last w++ (or none when it broke out: w is
+				// not read after the loop)
+				delete(vars, "w")
+			}
+		case "break", "continue":
+			return s.kind, 0, nil
+		case "return":
+			v, err := s.e.eval(vars)
+			if err != nil {
+				return "", 0, err
+			}
+			return "return", v, nil
+		}
+	}
+	return "", 0, nil
+}
+
+// call is the reference's f(p, q) with g and trace 0: the result, g and
+// trace after, or an error.
+func (f *xfunc) call(p, q, g int64) (res, gAfter, trace int64, err error) {
+	if p < f.p.lo || p > f.p.hi {
+		return 0, 0, 0, errExpr // argument out of range
+	}
+	vars := map[string]int64{"p": p, "q": q, "g": g, "trace": 0}
+	for _, d := range []struct {
+		name string
+		init *xnode
+	}{{"u", f.uInit}, {"v", f.vIn}} {
+		v, err := d.init.eval(vars)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if rg := f.vars[d.name]; v < rg.lo || v > rg.hi {
+			return 0, 0, 0, errExpr // initial value out of range
+		}
+		vars[d.name] = v
+	}
+	ctl, ret, err := f.run(f.body, vars)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if ctl != "return" {
+		ret = 0 // not generated: the body ends with a return
+	}
+	if ret < f.ret.lo || ret > f.ret.hi {
+		return 0, 0, 0, errExpr // return value out of range
+	}
+	return ret, vars["g"], vars["trace"], nil
+}
+
+// genInit draws the initialiser of a local of range rg: mostly a value in
+// the range (a short range would reject most expressions).
+func genInit(r *rand.Rand, rg xvar, names []string) *xnode {
+	if r.IntN(3) == 0 {
+		return genFuncExpr(r, names)
+	}
+	return valueNode(rg.lo + r.Int64N(rg.hi-rg.lo+1))
+}
+
+// refused reports whether the model calling f with the constant argument p
+// is refused when it is loaded: a constant argument out of the
+// parameter's range, or a local's constant initialiser out of the local's
+// (docs/model-format.md: initial values are checked).
+func (f *xfunc) refused(p int64) bool {
+	if p < f.p.lo || p > f.p.hi {
+		return true
+	}
+	for _, d := range []struct {
+		name string
+		init *xnode
+	}{{"u", f.uInit}, {"v", f.vIn}} {
+		if c, v, _ := d.init.foldErr(); c && (v < f.vars[d.name].lo || v > f.vars[d.name].hi) {
+			return true
+		}
+	}
+	return false
+}
+
+// genRange draws a range: the whole of 32 bits (three times in four), or
+// a short one.
+func genRange(r *rand.Rand) xvar {
+	if r.IntN(4) > 0 {
+		return xvar{math.MinInt32, math.MaxInt32}
+	}
+	lo := genValue(r, false)
+	return xvar{lo, min(lo+int64(r.IntN(60)), math.MaxInt32)}
+}
+
+// TestFunctionsAgreeWithTheDocumentedSemantics: random functions with
+// local variables of declared ranges, if, range and C-style for loops,
+// break, continue, early returns and a global written, called with
+// variable arguments (the general code) and with constant ones (a
+// specialisation compiled for those values, model.specialise), return the
+// reference interpreter's value and leave its global, or fail where it
+// fails (an expression's error, an assignment, initial value, argument or
+// return value out of range).
+func TestFunctionsAgreeWithTheDocumentedSemantics(t *testing.T) {
+	count := 1000
+	if testing.Short() {
+		count = 300
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	var fails int
+	for i := range count {
+		f := &xfunc{ret: genRange(r), p: genRange(r), vars: map[string]xvar{"u": genRange(r), "v": genRange(r), "g": genRange(r), "trace": {math.MinInt32, math.MaxInt32}}}
+		names := []string{"p", "q", "u", "v", "g"}
+		f.uInit = genInit(r, f.vars["u"], []string{"p", "q", "g"})
+		f.vIn = genInit(r, f.vars["v"], []string{"p", "q", "u", "g"})
+		f.body = append(genStmts(r, 6, names, 0, false), &xstmt{kind: "return", e: genFuncExpr(r, names)})
+		g0 := f.vars["g"].lo + r.Int64N(f.vars["g"].hi-f.vars["g"].lo+1)
+		p, q := int64(r.IntN(21))-10, int64(r.IntN(21))-10
+		if r.IntN(4) == 0 {
+			p, q = genValue(r, false), genValue(r, false)
+		}
+		if r.IntN(8) > 0 {
+			p = f.p.lo + r.Int64N(f.p.hi-f.p.lo+1)
+		}
+		want, wantG, wantTrace, wantErr := f.call(p, q, g0)
+		if wantErr != nil {
+			fails++
+		}
+		g := f.vars["g"]
+		src := fmt.Sprintf("declarations: |\n  int[-2147483647-1,2147483647] a, b, res, trace;\n  int[%s,%s] g = %s;\n%s\ntemplates:\n  - name: P\n    locations:\n      - {name: s, initial: true}\n    edges:\n      - {from: s, to: s, update: \"res = f(a, b)\"}\n      - {from: s, to: s, update: \"res = f(%s, %s)\"}\n",
+			litText(g.lo), litText(g.hi), litText(g0), indent(f.String(), "  "), litText(p), litText(q))
+		fl, err := Parse("func.yaml", []byte(completeModel(src)))
+		if err != nil {
+			t.Fatalf("case %d: %v\n%s", i, err, src)
+		}
+		n, err := fl.Compile(nil)
+		if refused := f.refused(p); refused != (err != nil) {
+			t.Errorf("case %d: compiled with the error %v; refused by the reference: %v\n%s", i, err, refused, src)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		for edge, how := range []string{"variable arguments", "constant arguments"} {
+			env := n.NewEnv()
+			env.Vars[n.VarIndex("a")], env.Vars[n.VarIndex("b")] = int32(p), int32(q)
+			runEdge(t, n, env, 0, edge)
+			got, gotG, gotTrace := int64(env.Vars[n.VarIndex("res")]), int64(env.Vars[n.VarIndex("g")]), int64(env.Vars[n.VarIndex("trace")])
+			if (env.Err != nil) != (wantErr != nil) || wantErr == nil && (got != want || gotG != wantG || gotTrace != wantTrace) {
+				t.Errorf("case %d, %s: f(%d, %d) with g=%d: %d, g=%d, trace=%d (error %v); reference %d, g=%d, trace=%d (error %v)\n%s", i, how, p, q, g0, got, gotG, gotTrace, env.Err, want, wantG, wantTrace, wantErr, f)
+			}
+		}
+	}
+	if fails < count/20 || fails > count*3/4 {
+		t.Errorf("%d of %d calls fail: the generator's values are off", fails, count)
+	}
+	t.Logf("%d functions, %d calls failing in the reference", count, fails)
+}
+
+func indent(s, by string) string {
+	return by + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+by)
 }

@@ -1175,9 +1175,10 @@ func (c *compiler) quant(cx *ctx, x *syntax.QuantExpr) (*cexpr, error) {
 		if len(fns) == 0 {
 			return c.folded(litType, k, x.Pos)
 		}
-		if k > math.MaxInt32 || k < math.MinInt32 {
-			return nil, c.errAt(x.Pos, "constant part of the sum overflows 32 bits (%d)", k)
-		}
+		// the constant instances' part may pass 32 bits where the total
+		// does not (it is 64 bits, as the sum at run time, whose total
+		// must fit: sum (j : int[0,2]) (j == 1 ? a : 2000000000) at a =
+		// -2000000000 is 2000000000)
 		pos := c.posStr(x.Pos)
 		return &cexpr{t: litType, lo: lo, hi: hi, pos: x.Pos, effects: effects, fn: func(e *Env) int32 {
 			s := k

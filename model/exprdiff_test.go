@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -30,9 +31,9 @@ import (
 // xnode is an expression of the test's generator: a variable, a literal, or
 // an operator over its operands.
 type xnode struct {
-	op   string // "var", "lit", a prefix operator ("-", "+", "!", "~"), a binary operator, "?:", "min", "max", "abs"
-	name string // the variable of a "var"
-	lit  int64  // the value of a "lit", ≥ 0
+	op   string // "var", "lit", a prefix operator ("-", "+", "!", "~"), a binary operator, "?:", "min", "max", "abs", a quantifier ("sum", "forall", "exists")
+	name string // the variable of a "var", the bound variable of a quantifier
+	lit  int64  // the value of a "lit", ≥ 0; a quantifier's range is int[0,lit]
 	kids []*xnode
 }
 
@@ -58,6 +59,10 @@ var xbinary = []string{"||", "or", "imply", "&&", "and", "|", "^", "&", "==", "!
 
 func (x *xnode) level() int {
 	switch {
+	case isQuantifier(x.op):
+		// its body extends as far right as possible: in parentheses
+		// wherever it is an operand
+		return 0
 	case x.op == "var" || x.op == "lit" || x.op == "min" || x.op == "max" || x.op == "abs":
 		return xatom
 	case len(x.kids) == 1:
@@ -85,6 +90,8 @@ func (x *xnode) String() string {
 		return fmt.Sprintf("%s(%s, %s)", x.op, x.kids[0], x.kids[1])
 	case "abs":
 		return fmt.Sprintf("abs(%s)", x.kids[0])
+	case "sum", "forall", "exists":
+		return fmt.Sprintf("%s (%s : int[0,%d]) %s", x.op, x.name, x.lit, x.kids[0])
 	case "?:":
 		return paren(x.kids[0], 2) + " ? " + paren(x.kids[1], 2) + " : " + paren(x.kids[2], 1)
 	}
@@ -99,6 +106,13 @@ func (x *xnode) String() string {
 
 // errExpr is the reference's runtime error (the kind is not compared).
 var errExpr = fmt.Errorf("runtime error")
+
+// errOpen is the reference's answer where the documented semantics leave
+// the outcome open (an error in an instance of forall or exists): not
+// compared.
+var errOpen = fmt.Errorf("open")
+
+func isQuantifier(op string) bool { return op == "sum" || op == "forall" || op == "exists" }
 
 var (
 	minInt32 = big.NewInt(math.MinInt32)
@@ -150,6 +164,35 @@ func (x *xnode) eval(vars map[string]int64) (int64, error) {
 			return x.kids[1].eval(vars)
 		}
 		return x.kids[2].eval(vars)
+	case "sum", "forall", "exists":
+		// every instance, in order; the sum exact, its total in 32 bits
+		// (docs/model-format.md says no more of the order)
+		total, all, any := new(big.Int), true, false
+		var failed error
+		for j := int64(0); j <= x.lit; j++ {
+			inner := maps.Clone(vars)
+			inner[x.name] = j
+			v, err := x.kids[0].eval(inner)
+			if err != nil {
+				failed = err
+				continue
+			}
+			total.Add(total, big.NewInt(v))
+			all, any = all && v != 0, any || v != 0
+		}
+		switch {
+		case failed != nil && x.op != "sum":
+			// which instances forall and exists evaluate is not
+			// documented: an instance's error leaves the answer open
+			return 0, errOpen
+		case failed != nil:
+			return 0, failed
+		case x.op == "forall":
+			return truth(all), nil
+		case x.op == "exists":
+			return truth(any), nil
+		}
+		return fit(total)
 	}
 	vals := make([]int64, len(x.kids))
 	for i, k := range x.kids {
@@ -205,7 +248,10 @@ func (x *xnode) eval(vars map[string]int64) (int64, error) {
 		if b > 64 && (a < -1 || a > 1) {
 			return 0, errExpr // |a| ≥ 2: beyond 2^64
 		}
-		return fit(r.Exp(A, big.NewInt(min(b, 65)), nil))
+		if b > 64 {
+			b = 64 + b%2 // |a| ≤ 1: only the parity counts
+		}
+		return fit(r.Exp(A, big.NewInt(b), nil))
 	case "<<":
 		if b < 0 {
 			return 0, errExpr
@@ -287,6 +333,40 @@ func (x *xnode) foldErr() (isConst bool, v int64, failed bool) {
 			return true, b2i64(b != 0), false
 		}
 		return false, 0, false
+	case "sum", "forall", "exists":
+		// expanded when compiled: each instance folded with the bound
+		// variable a constant; forall and exists decided by a constant
+		// instance, a sum's constant instances added at load time and the
+		// total checked when evaluated
+		allConst, decided := true, false
+		var total int64
+		all, any := true, false
+		for j := int64(0); j <= x.lit; j++ {
+			c, v, failed := x.kids[0].substitute(map[string]int64{x.name: j}).foldErr()
+			if failed {
+				return false, 0, true
+			}
+			allConst = allConst && c
+			if c {
+				total += v
+				all, any = all && v != 0, any || v != 0
+				decided = decided || x.op == "forall" && v == 0 || x.op == "exists" && v != 0
+			}
+		}
+		switch {
+		case decided:
+			return true, b2i64(x.op == "exists"), false
+		case !allConst:
+			return false, 0, false
+		case x.op == "forall":
+			return true, b2i64(all), false
+		case x.op == "exists":
+			return true, b2i64(any), false
+		}
+		if total < math.MinInt32 || total > math.MaxInt32 {
+			return false, 0, true
+		}
+		return true, total, false
 	case "?:":
 		cc, c, cf := x.kids[0].foldErr()
 		if cf {
@@ -352,11 +432,14 @@ func genExpr(r *rand.Rand, depth int, vars []string) *xnode {
 		return &xnode{op: "lit", lit: genValue(r, true)}
 	}
 	sub := func() *xnode { return genExpr(r, depth-1, vars) }
-	switch k := r.IntN(20); {
+	switch k := r.IntN(22); {
 	case k < 3:
 		return &xnode{op: []string{"-", "+", "!", "~"}[r.IntN(4)], kids: []*xnode{sub()}}
 	case k < 4:
 		return &xnode{op: "?:", kids: []*xnode{sub(), sub(), sub()}}
+	case k >= 20:
+		j := fmt.Sprintf("j%d", depth)
+		return &xnode{op: []string{"sum", "forall", "exists"}[r.IntN(3)], name: j, lit: int64(r.IntN(4)), kids: []*xnode{genExpr(r, depth-1, append(vars[:len(vars):len(vars)], j))}}
 	case k < 5:
 		op := []string{"min", "max", "abs"}[r.IntN(3)]
 		if op == "abs" {
@@ -407,7 +490,11 @@ func valueNode(v int64) *xnode {
 // literals (valueNode).
 func (x *xnode) substitute(vars map[string]int64) *xnode {
 	if x.op == "var" {
-		return valueNode(vars[x.name])
+		v, ok := vars[x.name]
+		if !ok {
+			return x // a bound variable of a quantifier around
+		}
+		return valueNode(v)
 	}
 	y := *x
 	y.kids = make([]*xnode, len(x.kids))
@@ -434,15 +521,37 @@ func TestExpressionsAgreeWithTheDocumentedSemantics(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	env := n.NewEnv()
-	var errs, static, folded int
-	for i := range count {
-		x := genExpr(r, 1+r.IntN(4), names)
+	var errs, static, folded, open int
+	// cases drawn, after those written by hand: a sum whose constant
+	// instances alone pass 32 bits and whose total does not (refused
+	// when it was loaded before the thirty-fifth stop)
+	lit := func(v int64) *xnode { return &xnode{op: "lit", lit: v} }
+	hand := []struct {
+		x    *xnode
+		vars map[string]int64
+	}{
+		{&xnode{op: "sum", name: "j", lit: 2, kids: []*xnode{{op: "?:", kids: []*xnode{{op: "==", kids: []*xnode{{op: "var", name: "j"}, lit(1)}}, {op: "var", name: "a"}, lit(2000000000)}}}},
+			map[string]int64{"a": -2000000000, "b": 0, "c": 0}},
+	}
+	for i := range len(hand) + count {
+		var x *xnode
 		vars := map[string]int64{}
+		if i < len(hand) {
+			x, vars = hand[i].x, hand[i].vars
+		} else {
+			x = genExpr(r, 1+r.IntN(4), names)
+			for _, v := range names {
+				vars[v] = genValue(r, false)
+			}
+		}
 		for _, v := range names {
-			vars[v] = genValue(r, false)
 			env.Vars[slot[v]] = int32(vars[v])
 		}
 		want, wantErr := x.eval(vars)
+		if wantErr == errOpen {
+			open++
+			continue
+		}
 		if wantErr != nil {
 			errs++
 		}
@@ -481,7 +590,7 @@ func TestExpressionsAgreeWithTheDocumentedSemantics(t *testing.T) {
 	if errs < count/20 || errs > count/2 {
 		t.Errorf("%d of %d expressions raise an error: the generator's values are off", errs, count)
 	}
-	t.Logf("%d expressions, %d with an error in the reference, %d refused when compiled over variables, %d folded over literals", count, errs, static, folded)
+	t.Logf("%d expressions, %d with an error in the reference, %d refused when compiled over variables, %d folded over literals, %d left open", count, errs, static, folded, open)
 }
 
 // foldConst compiles src as a constant (a constant declaration's
@@ -551,6 +660,9 @@ func TestUpdatesAgreeWithTheDocumentedSemantics(t *testing.T) {
 			rhs = &xnode{op: strings.TrimSuffix(op, "="), kids: []*xnode{{op: "var", name: "t"}, x}}
 		}
 		want, wantErr := rhs.eval(vars)
+		if wantErr == errOpen {
+			continue
+		}
 		if boolTarget && wantErr == nil {
 			want = b2i64(want != 0)
 		}
@@ -893,6 +1005,9 @@ func TestFunctionsAgreeWithTheDocumentedSemantics(t *testing.T) {
 			p = f.p.lo + r.Int64N(f.p.hi-f.p.lo+1)
 		}
 		want, wantG, wantTrace, wantErr := f.call(p, q, g0)
+		if wantErr == errOpen {
+			continue
+		}
 		if wantErr != nil {
 			fails++
 		}

@@ -613,9 +613,11 @@ func foldConst(src string) (int64, error) {
 
 // TestUpdatesAgreeWithTheDocumentedSemantics: an assignment r = e, a
 // compound assignment r op= e (r = r op e) or r++ / r-- on a variable of a
-// random range sets the reference's value, or fails where the reference
-// fails: an error of the expression, or a value outside r's declared range
-// ("Ranges are checked", docs/model-format.md); a bool target takes 0 or 1.
+// random range, or on an element of an array of three indexed by an
+// expression, sets the reference's value, or fails where the reference
+// fails: an error of an expression, an index out of bounds, or a value
+// outside r's declared range ("Ranges are checked", docs/model-format.md);
+// a bool target takes 0 or 1.
 func TestUpdatesAgreeWithTheDocumentedSemantics(t *testing.T) {
 	ops := []string{"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}
 	names := []string{"a", "b", "c"}
@@ -639,10 +641,22 @@ func TestUpdatesAgreeWithTheDocumentedSemantics(t *testing.T) {
 			decl, lo, hi = "bool t", 0, 1
 		}
 		init := lo + r.Int64N(hi-lo+1)
-		update := "t " + op + " " + x.String()
+		// an element of arr, whose other elements must not change
+		var index *xnode
+		inits := []int64{lo + r.Int64N(hi-lo+1), init, lo + r.Int64N(hi-lo+1)}
+		target := "t"
+		if !boolTarget && r.IntN(4) == 0 {
+			index = genExpr(r, r.IntN(2), names)
+			if r.IntN(2) == 0 {
+				index = &xnode{op: "%", kids: []*xnode{index, {op: "lit", lit: 3}}}
+			}
+			target = "arr[" + index.String() + "]"
+			decl = fmt.Sprintf("int[%s,%s] arr[3] = {%s, %s, %s};\n  %s", litText(lo), litText(hi), litText(inits[0]), litText(inits[1]), litText(inits[2]), decl)
+		}
+		update := target + " " + op + " " + x.String()
 		switch op {
 		case "++", "--":
-			update = "t" + op
+			update = target + op
 		}
 		src := fmt.Sprintf("declarations: |\n  int[-2147483647-1,2147483647] a, b, c;\n  %s = %s;\ntemplates:\n  - name: P\n    locations:\n      - {name: s, initial: true}\n    edges:\n      - {from: s, to: s, update: %q}\n", decl, litText(init), update)
 		vars := map[string]int64{"t": init}
@@ -659,9 +673,22 @@ func TestUpdatesAgreeWithTheDocumentedSemantics(t *testing.T) {
 		default:
 			rhs = &xnode{op: strings.TrimSuffix(op, "="), kids: []*xnode{{op: "var", name: "t"}, x}}
 		}
+		element := int64(-1) // the element assigned
+		var indexErr error
+		if index != nil {
+			if element, indexErr = index.eval(vars); indexErr == nil && (element < 0 || element > 2) {
+				indexErr = errExpr // out of bounds
+			}
+			if indexErr == nil {
+				vars["t"] = inits[element]
+			}
+		}
 		want, wantErr := rhs.eval(vars)
-		if wantErr == errOpen {
+		if wantErr == errOpen || indexErr == errOpen {
 			continue
+		}
+		if indexErr != nil {
+			wantErr = indexErr
 		}
 		if boolTarget && wantErr == nil {
 			want = b2i64(want != 0)
@@ -677,7 +704,13 @@ func TestUpdatesAgreeWithTheDocumentedSemantics(t *testing.T) {
 			t.Fatalf("case %d: %v\n%s", i, err, src)
 		}
 		n, err := f.Compile(nil)
-		if _, _, static := rhs.foldErr(); static != (err != nil) {
+		_, _, static := rhs.foldErr()
+		if index != nil {
+			// a constant index out of bounds is refused when loaded
+			c, v, failed := index.foldErr()
+			static = static || failed || c && (v < 0 || v > 2)
+		}
+		if static != (err != nil) {
 			t.Errorf("case %d: %s compiles with the error %v; the reference's folding fails: %v", i, update, err, static)
 			continue
 		}
@@ -690,8 +723,20 @@ func TestUpdatesAgreeWithTheDocumentedSemantics(t *testing.T) {
 		}
 		runEdge(t, n, env, 0, 0)
 		got := int64(env.Vars[n.VarIndex("t")])
-		if (env.Err != nil) != (wantErr != nil) || wantErr == nil && got != want {
-			t.Errorf("case %d: %s with t=%d in [%d,%d], a=%d b=%d c=%d: t=%d (error %v), reference %d (error %v)", i, update, init, lo, hi, vars["a"], vars["b"], vars["c"], got, env.Err, want, wantErr)
+		ok := true
+		if index != nil && wantErr == nil {
+			for k := range inits {
+				w := inits[k]
+				if int64(k) == element {
+					w = want
+				}
+				ok = ok && int64(env.Vars[n.VarIndex(fmt.Sprintf("arr[%d]", k))]) == w
+			}
+		} else if wantErr == nil {
+			ok = got == want
+		}
+		if (env.Err != nil) != (wantErr != nil) || !ok {
+			t.Errorf("case %d: %s with t=%d in [%d,%d] (arr %v), a=%d b=%d c=%d: t=%d (error %v), reference %d at element %d (error %v)", i, update, init, lo, hi, inits, vars["a"], vars["b"], vars["c"], got, env.Err, want, element, wantErr)
 		}
 	}
 	if fails < count/20 || fails > count*3/4 {

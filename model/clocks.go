@@ -1,8 +1,6 @@
 package model
 
 import (
-	"math"
-
 	"github.com/tcheck/tcheck/model/syntax"
 )
 
@@ -399,9 +397,9 @@ func (c *compiler) negSum(ds []signedData, p syntax.Pos) (*cexpr, error) {
 	if len(fns) == 0 {
 		return c.folded(litType, k, p)
 	}
-	if k > math.MaxInt32 || k < math.MinInt32 {
-		return nil, c.errAt(p, "constant overflows 32 bits")
-	}
+	// k, the constants' part, may pass 32 bits where the bound does not:
+	// it is 64 bits, as the sum at run time, whose total must fit (x <=
+	// 2000000000 + a + 2000000000 + a + 10 at a = -2000000000 is x <= 10)
 	out := &cexpr{t: litType, pos: p, lo: clamp32(lo + k), hi: clamp32(hi + k)}
 	pos := c.posStr(p)
 	if len(fns) == 1 && signs[0] == 1 {

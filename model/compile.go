@@ -124,6 +124,14 @@ type compiler struct {
 	// does not evaluate it, and a parameterised model guards a division
 	// so (N > 0 ? M / N : 0 at N = 0).
 	dead int
+	// lazy is above 0 while the compiler compiles code that runs in the
+	// model's states (guards, synchronisations, updates, invariants,
+	// function bodies), outside a context that needs a constant
+	// (constInt): a constant operation there that fails (a division by
+	// zero, an overflow) fails when it is evaluated, as in C, and not
+	// when the model is loaded (deadFold), so that a guard such as a > 0
+	// ? 100 / N : 0 is valid at N = 0 until a > 0 holds
+	lazy int
 	work int // quantifier bodies compiled (bounded by maxWork)
 	// interrupt, polls and halted: poll
 	interrupt func() bool
@@ -368,7 +376,10 @@ func (c *compiler) decls(sc *scope, ds []syntax.Decl, own *owner) error {
 				return err
 			}
 		case *syntax.FuncDecl:
-			if err := c.funcDecl(sc, d); err != nil {
+			c.lazy++
+			err := c.funcDecl(sc, d)
+			c.lazy--
+			if err != nil {
 				return err
 			}
 		case *syntax.InstanceDecl:
@@ -1137,7 +1148,9 @@ func (c *compiler) process(pi *procInfo, name string, tmpl *tmplInfo, args []arg
 		loc := Location{Name: fl.Name, Committed: fl.Committed, Urgent: fl.Urgent, Src: fl.Invariant.S}
 		if inv := tmpl.invs[i]; inv != nil {
 			c.text = fl.Invariant
+			c.lazy++
 			cc, data, err := c.clockConstraints(&ctx{sc: sc}, inv, &loc.Rates)
+			c.lazy--
 			if err != nil {
 				return err
 			}
@@ -1289,6 +1302,8 @@ func (c *compiler) edges(p *Process, sc *scope, pe *parsedEdge) error {
 	for i := range sels {
 		vals[i] = sels[i].lo
 	}
+	c.lazy++
+	defer func() { c.lazy-- }()
 	for {
 		if err := c.poll(); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -143,9 +144,13 @@ func (c *compiler) asData(e *cexpr, x syntax.Expr) (*cexpr, error) {
 	return e, nil
 }
 
-// constInt compiles x and requires a constant int or bool value.
+// constInt compiles x and requires a constant int or bool value (its
+// failing folding an error, compiler.lazy or not).
 func (c *compiler) constInt(cx *ctx, x syntax.Expr, what string) (int64, error) {
+	lazy := c.lazy
+	c.lazy = 0
 	e, err := c.data(cx, x)
+	c.lazy = lazy
 	if err != nil {
 		return 0, err
 	}
@@ -532,14 +537,23 @@ func (c *compiler) folded(t *typ, v int64, p syntax.Pos) (*cexpr, error) {
 }
 
 // deadFold is the result of a folding that failed with err (a division by
-// zero, an overflow): the error, or, in an operand never evaluated
-// (compiler.dead), a constant that its caller discards.
+// zero, an overflow): in an operand never evaluated (compiler.dead), a
+// constant that its caller discards; in code that runs in states
+// (compiler.lazy), an expression that fails with err's message when it is
+// evaluated; else the error.
 func (c *compiler) deadFold(t *typ, p syntax.Pos, err error) (*cexpr, error) {
+	if t == nil {
+		t = litType
+	}
 	if c.dead > 0 {
-		if t == nil {
-			t = litType
-		}
 		return constExpr(t, 0, p), nil
+	}
+	var me *Error
+	if c.lazy > 0 && errors.As(err, &me) {
+		pos, msg := me.Pos.String(), me.Msg
+		// lo and hi 0: it yields no value (the static bounds of clock
+		// constraints read them)
+		return &cexpr{t: t, pos: p, fn: func(e *Env) int32 { e.fail(pos, "%s", msg); return 0 }}, nil
 	}
 	return nil, err
 }

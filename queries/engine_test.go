@@ -170,7 +170,8 @@ func TestLivenessModelErrorHasATrace(t *testing.T) {
 // to that move, under every option that changes how states are stored or
 // explored. Each model once gave a wrong verdict or a panic (issue 12):
 // data-dependent clock constants outside the DBM's range, clock resets out
-// of range, and 32-bit overflow in expressions.
+// of range, and 32-bit overflow in expressions; and a failing constant
+// operation in an update, which fails when it is evaluated.
 func TestOutOfRangeIsAnError(t *testing.T) {
 	cases := []struct {
 		file, msg string
@@ -182,6 +183,7 @@ func TestOutOfRangeIsAnError(t *testing.T) {
 		{"overflow-mul.yaml", "overflow-mul.yaml:14:40: integer overflow: 4294967296 does not fit in 32 bits", 0},
 		{"overflow-add.yaml", "overflow-add.yaml:11:35: integer overflow: 2147483648 does not fit in 32 bits", 1},
 		{"deadlock-error.yaml", "deadlock-error.yaml:15:35: assignment of 2 to v out of range", 0},
+		{"constant-division-reached.yaml", "constant-division-reached.yaml:19:51: division by zero in a constant expression", 1},
 	}
 	for _, c := range cases {
 		for _, opts := range []Options{{}, {FullZones: true}, {Order: zone.DFS}, {Hull: true}} {

@@ -27,11 +27,7 @@ func mustCompile(t testing.TB, src string, set map[string]int64) *Network {
 // term would be).
 func eval(t testing.TB, n *Network, env *Env, expr string) (int32, *RuntimeError) {
 	t.Helper()
-	x, err := syntax.ParseExpr(expr)
-	if err != nil {
-		t.Fatalf("%s: %v", expr, err)
-	}
-	term, err := n.CompileTerm(x, NewText(expr, Pos{File: "expr", Line: 1, Col: 1}))
+	term, err := compileTerm(n, expr)
 	if err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}

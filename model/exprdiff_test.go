@@ -423,6 +423,15 @@ func compileTerm(n *Network, src string) (Term, error) {
 	return n.CompileTerm(x, NewText(src, Pos{File: "expr", Line: 1, Col: 1}))
 }
 
+// draws is how many random cases a test checks: full, or short with
+// -short.
+func draws(full, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return full
+}
+
 // genExpr draws an expression of at most depth levels over the variables.
 func genExpr(r *rand.Rand, depth int, vars []string) *xnode {
 	if depth == 0 || r.IntN(5) == 0 {
@@ -515,10 +524,7 @@ func TestExpressionsAgreeWithTheDocumentedSemantics(t *testing.T) {
 	for i, v := range n.Vars {
 		slot[v.Name] = i
 	}
-	count := 4000
-	if testing.Short() {
-		count = 1000
-	}
+	count := draws(4000, 1000)
 	r := rand.New(rand.NewPCG(1, 2))
 	env := n.NewEnv()
 	var errs, static, folded, open int
@@ -621,10 +627,7 @@ func foldConst(src string) (int64, error) {
 func TestUpdatesAgreeWithTheDocumentedSemantics(t *testing.T) {
 	ops := []string{"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}
 	names := []string{"a", "b", "c"}
-	count := 2000
-	if testing.Short() {
-		count = 500
-	}
+	count := draws(2000, 500)
 	r := rand.New(rand.NewPCG(3, 4))
 	var fails int
 	for i := range count {
@@ -1032,10 +1035,7 @@ func genRange(r *rand.Rand) xvar {
 // fails (an expression's error, an assignment, initial value, argument or
 // return value out of range).
 func TestFunctionsAgreeWithTheDocumentedSemantics(t *testing.T) {
-	count := 1000
-	if testing.Short() {
-		count = 300
-	}
+	count := draws(1000, 300)
 	r := rand.New(rand.NewPCG(5, 6))
 	var fails int
 	for i := range count {

@@ -349,7 +349,8 @@ func (c *compiler) linearize(cx *ctx, x syntax.Expr, sign int, l *linear) error 
 			return c.linearize(cx, y.X, sign, l)
 		}
 	case *syntax.Ident, *syntax.IndexExpr, *syntax.MemberExpr:
-		if r, err := c.refExpr(cx, x); err == nil && r.space == rsClock {
+		r, err := c.refExpr(cx, x)
+		if err == nil && r.space == rsClock {
 			if r.t.kind != kClock {
 				return c.errAt(x.Position(), "%s is an array of clocks: index it", r.name)
 			}
@@ -358,6 +359,14 @@ func (c *compiler) linearize(cx *ctx, x syntax.Expr, sign int, l *linear) error 
 			}
 			l.addClock(r.off, sign)
 			return nil
+		}
+		// an element of a clock array that cannot be selected (its index
+		// out of bounds, not an integer): that error, not "unsupported
+		// clock expression"
+		if ix, ok := x.(*syntax.IndexExpr); ok && err != nil {
+			if a, aerr := c.refExpr(cx, ix.X); aerr == nil && a.space == rsClock {
+				return err
+			}
 		}
 	}
 	if c.mentionsClock(cx, x) {

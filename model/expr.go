@@ -376,11 +376,16 @@ func (c *compiler) index(r *ref, ix *cexpr, p syntax.Pos) (*ref, error) {
 	n.effects = r.effects || ix.effects
 	if ix.isConst {
 		if ix.val < first || ix.val > last {
-			if c.dead == 0 {
-				return nil, c.errAt(ix.pos, "index %d out of bounds [%d,%d] of %s", ix.val, first, last, r.name)
+			msg := fmt.Sprintf("index %d out of bounds [%d,%d] of %s", ix.val, first, last, r.name)
+			switch {
+			case c.dead > 0:
+				// never evaluated: any element will do
+				ix = constExpr(ix.t, first, ix.pos)
+			case c.lazy > 0 && (r.space == rsData || r.space == rsConst):
+				return c.failingRef(r, &n, c.posStr(p), msg), nil
+			default:
+				return nil, c.errAt(ix.pos, "%s", msg)
 			}
-			// never evaluated: any element will do
-			ix = constExpr(ix.t, first, ix.pos)
 		}
 		n.name = fmt.Sprintf("%s[%d]", r.name, ix.val)
 		k := int32(ix.val-first) * stride
@@ -425,6 +430,23 @@ func (c *compiler) index(r *ref, ix *cexpr, p syntax.Pos) (*ref, error) {
 		}
 	}
 	return &n, nil
+}
+
+// failingRef is element n of the array r whose constant index is out of
+// bounds, in code that runs in states (compiler.lazy): as for a failing
+// constant operation (deadFold), a reference that fails with msg at pos
+// when its address is computed, as an index computed at run time does.
+// Clocks and channels keep the load-time error: their indices must be
+// static.
+func (c *compiler) failingRef(r, n *ref, pos, msg string) *ref {
+	base := c.baseAddr(r)
+	n.name = r.name + "[...]"
+	n.static = false
+	n.addr = func(e *Env) int32 {
+		e.fail(pos, "%s", msg)
+		return base(e)
+	}
+	return n
 }
 
 // baseAddr returns a function computing r's unified address (rsData) or

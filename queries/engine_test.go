@@ -171,7 +171,8 @@ func TestLivenessModelErrorHasATrace(t *testing.T) {
 // explored. Each model once gave a wrong verdict or a panic (issue 12):
 // data-dependent clock constants outside the DBM's range, clock resets out
 // of range, and 32-bit overflow in expressions; and a failing constant
-// operation in an update, which fails when it is evaluated.
+// operation and a constant index out of bounds in an update, which fail
+// when they are evaluated.
 func TestOutOfRangeIsAnError(t *testing.T) {
 	cases := []struct {
 		file, msg string
@@ -184,6 +185,7 @@ func TestOutOfRangeIsAnError(t *testing.T) {
 		{"overflow-add.yaml", "overflow-add.yaml:11:35: integer overflow: 2147483648 does not fit in 32 bits", 1},
 		{"deadlock-error.yaml", "deadlock-error.yaml:15:35: assignment of 2 to v out of range", 0},
 		{"constant-division-reached.yaml", "constant-division-reached.yaml:19:51: division by zero in a constant expression", 1},
+		{"constant-index-reached.yaml", "constant-index-reached.yaml:20:48: index 2 out of bounds [0,1] of A", 1},
 	}
 	for _, c := range cases {
 		for _, opts := range []Options{{}, {FullZones: true}, {Order: zone.DFS}, {Hull: true}} {

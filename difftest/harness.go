@@ -176,6 +176,10 @@ type Stats struct {
 	// FromStates counts the models checked from a random state
 	// (Harness.From).
 	FromStates int
+	// Under Harness.Budget: OverBudget counts the results cut short by
+	// the budget (unknown at its deadline: not compared), SkippedBudget
+	// the configurations not run once it was spent.
+	OverBudget, SkippedBudget int
 }
 
 func (s *Stats) Add(o Stats) {
@@ -198,6 +202,8 @@ func (s *Stats) Add(o Stats) {
 	s.SymLarger += o.SymLarger
 	s.SymMoreDiscrete += o.SymMoreDiscrete
 	s.AtLimit += o.AtLimit
+	s.OverBudget += o.OverBudget
+	s.SkippedBudget += o.SkippedBudget
 	s.LiveAtLimit += o.LiveAtLimit
 	s.TraceRetries += o.TraceRetries
 	s.SimRuns += o.SimRuns
@@ -265,6 +271,28 @@ type run struct {
 	out       *Outcome
 	net       *model.Network
 	qs        []*queries.Query
+	// end is the end of Harness.Budget (zero: none)
+	end time.Time
+}
+
+// deadline is the deadline of a check allowed d: d from now, or the
+// budget's end if that comes first.
+func (r *run) deadline(d time.Duration) time.Time {
+	t := time.Now().Add(d)
+	if !r.end.IsZero() && r.end.Before(t) {
+		return r.end
+	}
+	return t
+}
+
+// overBudget reports whether res is unknown for want of time once the
+// budget was spent (counted, not compared).
+func (r *run) overBudget(res *queries.Result) bool {
+	if r.end.IsZero() || res.Verdict != queries.Unknown || res.Reason != zone.LimitTime || time.Now().Before(r.end) {
+		return false
+	}
+	r.out.Stats.OverBudget++
+	return true
 }
 
 // note records a result that is counted, not failed (Outcome.Notes).
@@ -314,6 +342,17 @@ type Harness struct {
 	// reference from the same state (Reference.From), or else the
 	// baseline from it.
 	From bool
+	// Budget bounds the wall time of Compare's checks (zero: no bound).
+	// Every deadline of a check ends with it, a result unknown at its end
+	// is counted, not compared (Stats.OverBudget), and the configurations
+	// left when it is spent are not run (Stats.SkippedBudget), nor the
+	// simulator and the check from a state. The baseline's explorations
+	// may be cut too. For FuzzDifferentialSymmetric: Go's fuzzing ends an
+	// input that runs past 10 s, and looks for wrong answers, which the
+	// budget does not hide; the seeded random tests, without it, also
+	// fail a search that runs away (finding 7), where symmetric ones
+	// count it (run.atLimit).
+	Budget time.Duration
 }
 
 // fromConfigs are the configurations besides the baseline that
@@ -352,6 +391,9 @@ func (h *Harness) Compare(text []byte) *Outcome {
 	}
 	out := &Outcome{}
 	r := &run{text: text, ref: h.Ref, out: out, symmetric: h.Symmetry}
+	if h.Budget > 0 {
+		r.end = time.Now().Add(h.Budget)
+	}
 	f, err := model.Parse("gen.yaml", text)
 	if err != nil {
 		r.fail(nil, "", "generated model does not parse: %v", err)
@@ -404,6 +446,10 @@ func (h *Harness) Compare(text []byte) *Outcome {
 	}
 	var base []*queries.Result
 	for ci, c := range configs {
+		if !r.end.IsZero() && ci > 0 && !time.Now().Before(r.end) {
+			out.Stats.SkippedBudget += len(configs) - ci
+			return out
+		}
 		withSlow := ci == 0 || h.SlowSupAll
 		res := check(c, withSlow)
 		if ci == 0 {
@@ -430,6 +476,9 @@ func (h *Harness) Compare(text []byte) *Outcome {
 				r.comparePair(cs, res, on, ci == 0)
 			}
 		}
+	}
+	if !r.end.IsZero() && !time.Now().Before(r.end) {
+		return out
 	}
 	if h.Simulate {
 		r.simulate(exps)
@@ -722,10 +771,10 @@ func (r *run) check(f *model.File, c Config, slow []bool, withSlow bool) []*quer
 	}
 	opts := c.Opts
 	opts.Limits.MaxStates = MaxStates
-	opts.Limits.Deadline = time.Now().Add(Timeout)
+	opts.Limits.Deadline = r.deadline(Timeout)
 	if opts.Extrapolation == zone.ExtraNone {
 		opts.Limits.MaxStates = NoneMaxStates
-		opts.Limits.Deadline = time.Now().Add(NoneDeadline)
+		opts.Limits.Deadline = r.deadline(NoneDeadline)
 	}
 	sys := zone.NewSystem(net)
 	out := make([]*queries.Result, len(qs))
@@ -752,9 +801,9 @@ func (r *run) check(f *model.File, c Config, slow []bool, withSlow bool) []*quer
 		}
 		o := opts
 		if slow[i] {
-			o.Limits.Deadline = time.Now().Add(SlowSupDeadline)
+			o.Limits.Deadline = r.deadline(SlowSupDeadline)
 		} else if o.Extrapolation != zone.ExtraNone {
-			o.Limits.Deadline = time.Now().Add(Timeout)
+			o.Limits.Deadline = r.deadline(Timeout)
 		}
 		out[i] = queries.Check(sys, []*queries.Query{q}, o)[0]
 	}
@@ -770,7 +819,7 @@ func (r *run) check(f *model.File, c Config, slow []bool, withSlow bool) []*quer
 		}
 		r.out.Stats.TraceRetries++
 		o := opts
-		o.Limits.Deadline = time.Now().Add(TraceRetryTimeout)
+		o.Limits.Deadline = r.deadline(TraceRetryTimeout)
 		out[i] = queries.Check(sys, []*queries.Query{qs[i]}, o)[0]
 	}
 	return out
@@ -906,6 +955,9 @@ func (r *run) baseExpect(q *queries.Query, b *queries.Result) expectation {
 	e := expectation{decided: true, from: "baseline"}
 	switch b.Verdict {
 	case queries.Unknown:
+		if r.overBudget(b) {
+			return expectation{}
+		}
 		if extreme(q) {
 			// neither the reference nor tcheck within its deadline
 			r.out.Stats.Undecided++
@@ -970,6 +1022,9 @@ func (r *run) compare(q *queries.Query, c Config, e expectation, res *queries.Re
 	want := func() string { return fmt.Sprintf("%s says %s", e.from, e.ref) }
 	switch res.Verdict {
 	case queries.Unknown:
+		if r.overBudget(res) {
+			return
+		}
 		if c.Opts.Extrapolation == zone.ExtraNone {
 			st.NoneUnknown++
 			return

@@ -408,3 +408,33 @@ func TestSimulatorComparedWithTheReference(t *testing.T) {
 		t.Errorf("a reference with negated verdicts: no disagreement of the simulator reported over %d models", clean)
 	}
 }
+
+// TestSpentBudgetIsCountedNotFailed proves Harness.Budget's contract (the
+// budget FuzzDifferentialSymmetric runs under): once it is spent, every
+// check's deadline has passed, so the baseline's explorations end unknown
+// at their time limit, which is counted (Stats.OverBudget), not failed,
+// and no other configuration runs (Stats.SkippedBudget), nor the
+// simulator; a budget that is not spent changes nothing.
+func TestSpentBudgetIsCountedNotFailed(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		text := seedModel(seed)
+		name := fmt.Sprintf("seed %d", seed)
+		spent := (&Harness{Ref: defaultReference(), Configs: Configs, Simulate: true, Budget: time.Nanosecond}).Compare(text)
+		report(t, name+" with a spent budget", text, spent)
+		if got := spent.Stats.SkippedBudget; got != len(Configs)-1 {
+			t.Errorf("%s: %d configurations skipped, want all but the baseline (%d)", name, got, len(Configs)-1)
+		}
+		if spent.Stats.OverBudget == 0 {
+			t.Errorf("%s: no result counted over the budget", name)
+		}
+		if spent.Stats.SimRuns != 0 {
+			t.Errorf("%s: the simulator ran %d times after the budget was spent", name, spent.Stats.SimRuns)
+		}
+		free := (&Harness{Ref: defaultReference(), Configs: Configs[:4], Budget: time.Hour}).Compare(text)
+		plain := (&Harness{Ref: defaultReference(), Configs: Configs[:4]}).Compare(text)
+		report(t, name+" with a budget not spent", text, free)
+		if free.Stats.Compared != plain.Stats.Compared || free.Stats.OverBudget+free.Stats.SkippedBudget != 0 {
+			t.Errorf("%s: a budget not spent compared %d results (%d over it, %d skipped), %d without a budget", name, free.Stats.Compared, free.Stats.OverBudget, free.Stats.SkippedBudget, plain.Stats.Compared)
+		}
+	}
+}

@@ -31,8 +31,13 @@ import (
 //     there equals i, and for the clocks that belong to i their bounds
 //     against 0 and a hash of the multisets of their differences with the
 //     other clocks;
-//  2. the members are sorted by signature, which fixes π up to the
-//     members with equal signatures;
+//  2. the members are sorted by signature (the discrete features first),
+//     which fixes π up to the members with equal signatures; a run of
+//     members whose discrete features are equal and whose clocks are not,
+//     and whose order changes the discrete part (through what no member
+//     has alone: a family with two parameters of the set, an array
+//     indexed twice by it), is a tie too, so that the discrete part of the
+//     representative does not depend on the zone;
 //  3. if the orderings of those ties are few (symTieLimit), every one is
 //     tried and the state with the least (locations, variables, zone
 //     matrix), each compared lexicographically, is taken: then two states
@@ -130,6 +135,11 @@ type symmetry struct {
 	scalarVars []int32
 
 	feats [][][]feature // [set][member]
+	// discreteLen[k] is the length of the discrete prefix of set k's
+	// signatures: one value per feature of rank 0, the same for every
+	// member
+	discreteLen []int
+	diffAt      [][]int // [set][position]: canon's scratch
 	// groups are the processes of a family with several scalar
 	// parameters that share one member (fGroup); procFeats their
 	// features.
@@ -389,12 +399,20 @@ func (s *symmetry) buildFeatures() {
 	// of the representative depends on the zone as little as possible
 	// (zones of one discrete part can then cover each other; difftest's
 	// signature-order.yaml).
+	s.discreteLen = make([]int, len(s.feats))
+	s.diffAt = make([][]int, len(s.feats))
 	for k := range s.feats {
 		for i := range s.feats[k] {
 			slices.SortStableFunc(s.feats[k][i], func(a, b feature) int {
 				return cmp.Compare(featureRank(a.kind), featureRank(b.kind))
 			})
 		}
+		for _, f := range s.feats[k][0] {
+			if featureRank(f.kind) == 0 {
+				s.discreteLen[k]++
+			}
+		}
+		s.diffAt[k] = make([]int, len(s.feats[k]))
 	}
 }
 
@@ -607,6 +625,24 @@ func (s *symmetry) applyDiscrete(pi perm, locs, vars []int32, outLocs, outVars [
 	return false
 }
 
+// commonPrefix returns the first index where a and b differ, sigEqual
+// when they are equal.
+func commonPrefix(a, b []int32) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return n
+	}
+	return sigEqual
+}
+
+// sigEqual is commonPrefix's answer for equal signatures.
+const sigEqual = math.MaxInt
+
 // isIdentity reports whether pi maps every member of every set to itself.
 func isIdentity(pi perm) bool {
 	for _, p := range pi {
@@ -733,21 +769,54 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 		}
 		sig := s.sig[k]
 		slices.SortStableFunc(ord, func(a, b int32) int { return slices.Compare(sig[a], sig[b]) })
-		for r := 0; r < len(ord); {
-			e := r + 1
-			for e < len(ord) && slices.Equal(sig[ord[e]], sig[ord[r]]) {
-				e++
+		// where each member's signature first differs from the one
+		// before it: within the discrete prefix (a new run of equal
+		// discrete features), after it, or nowhere (sigEqual)
+		dl := s.discreteLen[k]
+		diff := s.diffAt[k]
+		for e := 1; e < len(ord); e++ {
+			diff[e] = commonPrefix(sig[ord[e-1]], sig[ord[e]])
+		}
+		for d := 0; d < len(ord); {
+			// a run of members with equal discrete features but
+			// different signatures (their clocks differ) whose order
+			// changes the discrete part (a family with two parameters of
+			// the set, an array indexed twice by it: features no member
+			// has alone) is tried in every order, as a tie: else the
+			// clocks would choose the representative's discrete part,
+			// and zones of one discrete part would be stored under
+			// several (difftest's pair-family-clocks.yaml)
+			de, clocksDiffer := d+1, false
+			for de < len(ord) && diff[de] >= dl {
+				clocksDiffer = clocksDiffer || diff[de] != sigEqual
+				de++
 			}
-			if m := e - r; m > 1 && !s.interchangeable(k, ord[r:e], locs, vars, z) {
+			if m := de - d; clocksDiffer && !s.keepsDiscrete(k, ord[d:de], locs, vars) {
 				if f := factorial(m); f <= symTieLimit/combos {
 					combos *= f
-					ties = append(ties, group{k, r, m, len(s.tieBase)})
-					s.tieBase = append(s.tieBase, ord[r:e]...)
-				} else {
-					s.exact = false
+					ties = append(ties, group{k, d, m, len(s.tieBase)})
+					s.tieBase = append(s.tieBase, ord[d:de]...)
+					d = de
+					continue
 				}
 			}
-			r = e
+			for r := d; r < de; {
+				e := r + 1
+				for e < de && diff[e] == sigEqual {
+					e++
+				}
+				if m := e - r; m > 1 && !s.interchangeable(k, ord[r:e], locs, vars, z) {
+					if f := factorial(m); f <= symTieLimit/combos {
+						combos *= f
+						ties = append(ties, group{k, r, m, len(s.tieBase)})
+						s.tieBase = append(s.tieBase, ord[r:e]...)
+					} else {
+						s.exact = false
+					}
+				}
+				r = e
+			}
+			d = de
 		}
 	}
 	// 3. every ordering of the ties kept, the least state

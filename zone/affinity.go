@@ -81,12 +81,9 @@ func (q *sharedFIFO) takeBatch(buf []nodeID, w int) []nodeID {
 	buf = append(buf, a.items[a.head:a.head+k]...)
 	a.head += k
 	q.total -= k
-	if a.head == len(a.items) {
-		a.items, a.flush, a.head = a.items[:0], a.flush[:0], 0
-	} else if a.head > 1024 && a.head*2 > len(a.items) {
-		m := copy(a.items, a.items[a.head:])
-		copy(a.flush, a.flush[a.head:])
-		a.items, a.flush, a.head = a.items[:m], a.flush[:m], 0
+	if from, n := a.settle(); from >= 0 {
+		copy(a.flush, a.flush[from:])
+		a.flush = a.flush[:n]
 	}
 	return buf
 }

@@ -90,13 +90,26 @@ func (q *nodeQueue) take(order Order) (nodeID, bool) {
 		n = q.items[q.head]
 		q.head++
 	}
-	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
-	} else if q.head > 1024 && q.head*2 > len(q.items) {
-		k := copy(q.items, q.items[q.head:])
-		q.items, q.head = q.items[:k], 0
-	}
+	q.settle()
 	return n, true
+}
+
+// settle drops the taken part of q's slice: all of it once every node is
+// taken, else once it is over 1024 nodes and over half the slice (the
+// rest moves to the front). It returns the index the rest moved from and
+// its length, from -1 when nothing moved, so that a slice kept beside the
+// nodes (affinityQueue.flush) can follow.
+func (q *nodeQueue) settle() (from, n int) {
+	switch {
+	case q.head == len(q.items):
+		from = q.head
+	case q.head > 1024 && q.head*2 > len(q.items):
+		from, n = q.head, copy(q.items, q.items[q.head:])
+	default:
+		return -1, 0
+	}
+	q.items, q.head = q.items[:n], 0
+	return from, n
 }
 
 // takeOldest moves the k oldest nodes (fewer if fewer are queued) into buf.
@@ -104,12 +117,7 @@ func (q *nodeQueue) takeOldest(buf []nodeID, k int) []nodeID {
 	k = min(k, q.len())
 	buf = append(buf, q.items[q.head:q.head+k]...)
 	q.head += k
-	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
-	} else if q.head > 1024 && q.head*2 > len(q.items) {
-		m := copy(q.items, q.items[q.head:])
-		q.items, q.head = q.items[:m], 0
-	}
+	q.settle()
 	return buf
 }
 

@@ -155,6 +155,11 @@ func (c *compiler) constInt(cx *ctx, x syntax.Expr, what string) (int64, error) 
 		return 0, err
 	}
 	if !e.isConst {
+		if id, ok := unparen(x).(*syntax.Ident); ok {
+			if sym := cx.sc.lookup(id.Name); sym != nil && sym.notConst != nil {
+				return 0, c.errAt(x.Position(), "%s must be a constant expression, and %s is not: %v", what, id.Name, sym.notConst)
+			}
+		}
 		return 0, c.errAt(x.Position(), "%s must be a constant expression", what)
 	}
 	return e.val, nil

@@ -633,12 +633,20 @@ func (c *compiler) localDecl(sc *scope, sx *stmtCtx, d syntax.Decl) (func(*Env) 
 			if err := c.declare(sc, dn.Name, dn.Pos); err != nil {
 				return nil, err
 			}
+			var notConst error
 			if base.constant && dn.Init != nil {
-				// A constant with a constant initialiser is folded.
-				if vals, err := c.constInit(&ctx{sc: sc}, t, dn.Init, dn.Name); err == nil {
+				// A constant with a constant initialiser is folded;
+				// eagerly, so that a failing fold is said where the
+				// constant is needed (the local then fails when it runs)
+				lazy := c.lazy
+				c.lazy = 0
+				vals, err := c.constInit(&ctx{sc: sc}, t, dn.Init, dn.Name)
+				c.lazy = lazy
+				if err == nil {
 					sc.syms[dn.Name] = &symbol{name: dn.Name, kind: symConst, t: t, vals: vals, pos: c.text.At(dn.Pos)}
 					continue
 				}
+				notConst = err
 			}
 			off := sx.fn.frameSize
 			sx.fn.frameSize += t.count()
@@ -650,7 +658,7 @@ func (c *compiler) localDecl(sc *scope, sx *stmtCtx, d syntax.Decl) (func(*Env) 
 			if err != nil {
 				return nil, err
 			}
-			sc.syms[dn.Name] = &symbol{name: dn.Name, kind: symVar, where: stFrame, off: off, t: t, pos: c.text.At(dn.Pos)}
+			sc.syms[dn.Name] = &symbol{name: dn.Name, kind: symVar, where: stFrame, off: off, t: t, pos: c.text.At(dn.Pos), notConst: notConst}
 			inits = append(inits, init)
 		}
 		return func(e *Env) ctl {

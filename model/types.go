@@ -416,6 +416,11 @@ type symbol struct {
 	// report where the type is used: UPPAAL accepts such a typedef as long
 	// as nothing has the type.
 	empty error
+	// notConst is, for a function's local const whose initialiser is not
+	// a constant (it reads a variable, or its folding fails: then it
+	// fails when it runs, compiler.lazy), why: said where a constant is
+	// needed (constInt).
+	notConst error
 }
 
 type scope struct {

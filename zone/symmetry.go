@@ -38,7 +38,11 @@ import (
 //     has alone: a family with two parameters of the set, an array
 //     indexed twice by it), is a tie too, so that the discrete part of the
 //     representative does not depend on the zone;
-//  3. if the orderings of those ties are few (symTieLimit), every one is
+//  3. the members of a tie are first ordered by a hash of their rows and
+//     columns of the global arrays indexed twice by the set (crossSplit),
+//     which no permutation changes either, and only the runs of equal
+//     hash stay ties (the hash is computed for the members of ties only);
+//  4. if the orderings of those ties are few (symTieLimit), every one is
 //     tried and the state with the least (locations, variables, zone
 //     matrix), each compared lexicographically, is taken: then two states
 //     of one orbit get the same representative. An ordering whose discrete
@@ -117,6 +121,15 @@ const (
 	fGroup        // the sorted signatures of the processes of group idx
 )
 
+// crossTerm is a slot of a global array indexed twice or more by scalar
+// sets, in one of its dimensions indexed by a member: code, a mix of the
+// slot's class (its index with every scalar index at 0) and of that
+// dimension, is the same for the slot's image under any permutation.
+type crossTerm struct {
+	slot int32
+	code uint64
+}
+
 // symmetry is the action of the permutations of a system's scalar sets.
 type symmetry struct {
 	sys   *System
@@ -145,6 +158,11 @@ type symmetry struct {
 	// features.
 	groups    [][]int32
 	procFeats [][]feature
+	// crossTerms[k][i] are the slots of the global arrays indexed twice or
+	// more by scalar sets that member i of set k indexes (crossSplit);
+	// crossH[k] is crossSplit's scratch
+	crossTerms [][][]crossTerm
+	crossH     [][]uint64
 
 	// scratch
 	locs, vars2  []int32
@@ -162,6 +180,8 @@ type symmetry struct {
 	// column in the zone being canonicalised (clockHashes)
 	rowHash, colHash []uint64
 	tieBase          []int32 // the tied members in sorted order, group after group
+	parts            []int   // crossSplit's result
+	orderings        int     // the orderings canon tried, in all (tests)
 	scratch          []int32
 	// exact is set by canon when every tie was tried: the representative
 	// is then the same for every state of the orbit.
@@ -376,6 +396,28 @@ func (s *symmetry) buildFeatures() {
 			s.feats[k][i] = append(s.feats[k][i], feature{fVar, int32(v)})
 		case k + 1:
 			s.feats[k][i] = append(s.feats[k][i], feature{fSelf, int32(v)})
+		}
+	}
+	// the slots of global arrays indexed twice by members (halted[i][j]),
+	// which give no member a feature of its own: crossSplit's terms
+	s.crossTerms = make([][][]crossTerm, len(s.sizes))
+	s.crossH = make([][]uint64, len(s.sizes))
+	for k, n := range s.sizes {
+		s.crossTerms[k] = make([][]crossTerm, n)
+		s.crossH[k] = make([]uint64, n)
+	}
+	for v := range s.vars {
+		sl := &s.vars[v]
+		if sl.proc >= 0 || len(sl.dims) < 2 || sl.scalar != 0 {
+			continue
+		}
+		class := int64(v)
+		for _, d := range sl.dims {
+			class -= int64(d.Index) * int64(d.Stride)
+		}
+		for a, d := range sl.dims {
+			code := mixBound(dbm.Bound(class*8+int64(a))) | 1
+			s.crossTerms[d.Set-1][d.Index] = append(s.crossTerms[d.Set-1][d.Index], crossTerm{int32(v), code})
 		}
 	}
 	// a global scalar variable (the holder of a lock) tells its member
@@ -625,6 +667,51 @@ func (s *symmetry) applyDiscrete(pi perm, locs, vars []int32, outLocs, outVars [
 	return false
 }
 
+// crossSplit orders the members ms of set k, whose order canon is to try
+// in every way, by a hash of the slots of the arrays indexed twice by the
+// set that each indexes (crossTerms: each value mixed with the slot's
+// class and the dimension indexed), and returns the lengths of the runs of
+// equal hash (in s.parts, scratch). The hash is the same for a member and
+// its image under any permutation, so the order between the runs is an
+// order of the orbit and only the runs need every order: at n = 4 on the
+// agreement model, the members' rows and columns of halted, bmask, buff
+// and pend tell apart most members that tie on the other features. Ties
+// by the hash keep the order they had. Without such arrays: one run.
+func (s *symmetry) crossSplit(k int, ms []int32, vars []int32) []int {
+	s.parts = append(s.parts[:0], len(ms))
+	terms := s.crossTerms[k]
+	if len(terms[ms[0]]) == 0 {
+		return s.parts
+	}
+	h := s.crossH[k]
+	for _, m := range ms {
+		x := uint64(0)
+		for _, t := range terms[m] {
+			x += t.code * uint64(2*int64(vars[t.slot])+1)
+		}
+		h[m] = x
+	}
+	slices.SortStableFunc(ms, func(a, b int32) int { return cmp.Compare(h[a], h[b]) })
+	s.parts = s.parts[:0]
+	for r := 0; r < len(ms); {
+		e := r + 1
+		for e < len(ms) && h[ms[e]] == h[ms[r]] {
+			e++
+		}
+		s.parts = append(s.parts, e-r)
+		r = e
+	}
+	return s.parts
+}
+
+// mulSat is a·b, saturated at math.MaxInt (as factorial).
+func mulSat(a, b int) int {
+	if a != 0 && b > math.MaxInt/a {
+		return math.MaxInt
+	}
+	return a * b
+}
+
 // commonPrefix returns the first index where a and b differ, sigEqual
 // when they are equal.
 func commonPrefix(a, b []int32) int {
@@ -758,6 +845,39 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 	s.tieBase = s.tieBase[:0]
 	s.exact = true
 	combos := 1
+	// tie makes the members at ord[r:e] of set k ties, to be tried in
+	// every order, if their orderings fit within symTieLimit: the parts
+	// of equal cross hash (crossSplit, which orders them), each in every
+	// order; else it leaves ord as it was and returns false
+	tie := func(k, r, e int) bool {
+		ord := s.order[k]
+		parts := s.crossSplit(k, ord[r:e], vars)
+		f := 1
+		for _, n := range parts {
+			f = mulSat(f, factorial(n))
+		}
+		if f > symTieLimit/combos {
+			if len(parts) > 1 {
+				sig := s.sig[k]
+				slices.SortFunc(ord[r:e], func(a, b int32) int {
+					if c := slices.Compare(sig[a], sig[b]); c != 0 {
+						return c
+					}
+					return cmp.Compare(a, b)
+				})
+			}
+			return false
+		}
+		combos *= f
+		for _, n := range parts {
+			if n > 1 {
+				ties = append(ties, group{k, r, n, len(s.tieBase)})
+				s.tieBase = append(s.tieBase, ord[r:r+n]...)
+			}
+			r += n
+		}
+		return true
+	}
 	s.clockHashes(z)
 	for k := range s.sizes {
 		for i := range s.sizes[k] {
@@ -791,28 +911,17 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 				clocksDiffer = clocksDiffer || diff[de] != sigEqual
 				de++
 			}
-			if m := de - d; clocksDiffer && !s.keepsDiscrete(k, ord[d:de], locs, vars) {
-				if f := factorial(m); f <= symTieLimit/combos {
-					combos *= f
-					ties = append(ties, group{k, d, m, len(s.tieBase)})
-					s.tieBase = append(s.tieBase, ord[d:de]...)
-					d = de
-					continue
-				}
+			if clocksDiffer && !s.keepsDiscrete(k, ord[d:de], locs, vars) && tie(k, d, de) {
+				d = de
+				continue
 			}
 			for r := d; r < de; {
 				e := r + 1
 				for e < de && diff[e] == sigEqual {
 					e++
 				}
-				if m := e - r; m > 1 && !s.interchangeable(k, ord[r:e], locs, vars, z) {
-					if f := factorial(m); f <= symTieLimit/combos {
-						combos *= f
-						ties = append(ties, group{k, r, m, len(s.tieBase)})
-						s.tieBase = append(s.tieBase, ord[r:e]...)
-					} else {
-						s.exact = false
-					}
+				if e-r > 1 && !s.interchangeable(k, ord[r:e], locs, vars, z) && !tie(k, r, e) {
+					s.exact = false
 				}
 				r = e
 			}
@@ -820,6 +929,7 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 		}
 	}
 	// 3. every ordering of the ties kept, the least state
+	s.orderings += combos
 	first := true
 	for c := 0; c < combos; c++ {
 		x := c

@@ -25,6 +25,7 @@ var symTestModels = []symTestModel{
 	{"pools", "../queries/testdata/semantics/scalar-pools.yaml", nil},
 	{"select-chan", "../queries/testdata/semantics/scalar-select-chan.yaml", nil},
 	{"agreement-scalar n=3 f=1 (1,1,1)", "../agreement/agreement-scalar.yaml", map[string]int64{"n": 3, "f": 1, "c1": 1, "c2": 1, "d": 1}},
+	{"pair family N=4", "../difftest/testdata/symmetry/pair-family-clocks.yaml", map[string]int64{"N": 4}},
 	{"agreement-scalar n=4 f=1 (1,1,0)", "../agreement/agreement-scalar.yaml", map[string]int64{"n": 4, "f": 1, "c1": 1, "c2": 1, "d": 0}},
 }
 
@@ -141,36 +142,46 @@ func TestCanonDiscretePartIgnoresTheZone(t *testing.T) {
 	}
 }
 
-// TestCrossSplitCutsTheOrderings proves what crossSplit is for: on the
-// agreement model, whose arrays indexed twice by the process identities
-// (halted, bmask, buff, pend) give no member a feature of its own, canon
-// tries fewer orderings of tied members when it first orders them by
-// their rows and columns of those arrays, and stays exact as often
-// (TestCanonIsConstantOnOrbits checks its representatives).
+// TestCrossSplitCutsTheOrderings proves what crossSplit is for: canon
+// tries fewer orderings of tied members when it first orders them by what
+// each indexes with others, and stays exact as often
+// (TestCanonIsConstantOnOrbits checks its representatives). On the
+// agreement model the global arrays indexed twice by the process
+// identities (halted, bmask, buff, pend) do it (tier 0); on the pair
+// family, the locations of P1(i, j) (tier 1).
 func TestCrossSplitCutsTheOrderings(t *testing.T) {
-	tc := symTestModels[len(symTestModels)-1] // agreement-scalar n = 4
-	_, sym, states := reachableSymStates(t, tc, 3000)
-	count := func() (orderings, exact int) {
-		sym.orderings = 0
-		for _, st := range states {
-			sym.canon(st.locs, st.vars, st.z)
-			if sym.exact {
-				exact++
+	for _, tc := range []struct {
+		m    symTestModel
+		tier int
+	}{
+		{symTestModels[len(symTestModels)-1], 0}, // agreement-scalar n = 4
+		{symTestModels[len(symTestModels)-2], 1}, // pair family N = 4
+	} {
+		t.Run(tc.m.name, func(t *testing.T) {
+			_, sym, states := reachableSymStates(t, tc.m, 3000)
+			count := func() (orderings, exact int) {
+				sym.orderings = 0
+				for _, st := range states {
+					sym.canon(st.locs, st.vars, st.z)
+					if sym.exact {
+						exact++
+					}
+				}
+				return sym.orderings, exact
 			}
-		}
-		return sym.orderings, exact
-	}
-	with, exactWith := count()
-	terms := sym.crossTerms
-	sym.crossTerms = make([][][]crossTerm, len(terms))
-	for k := range terms {
-		sym.crossTerms[k] = make([][]crossTerm, len(terms[k]))
-	}
-	without, exactWithout := count()
-	sym.crossTerms = terms
-	t.Logf("%d states: %d orderings tried with the split, %d without; exact %d and %d", len(states), with, without, exactWith, exactWithout)
-	if with >= without || exactWith < exactWithout {
-		t.Errorf("%d orderings (%d exact) with the split, %d (%d exact) without", with, exactWith, without, exactWithout)
+			with, exactWith := count()
+			terms := sym.crossTerms[tc.tier]
+			sym.crossTerms[tc.tier] = make([][][]crossTerm, len(terms))
+			for k := range terms {
+				sym.crossTerms[tc.tier][k] = make([][]crossTerm, len(terms[k]))
+			}
+			without, exactWithout := count()
+			sym.crossTerms[tc.tier] = terms
+			t.Logf("%d states: %d orderings tried with the split, %d without tier %d; exact %d and %d", len(states), with, without, tc.tier, exactWith, exactWithout)
+			if with >= without || exactWith < exactWithout {
+				t.Errorf("%d orderings (%d exact) with the split, %d (%d exact) without tier %d", with, exactWith, without, exactWithout, tc.tier)
+			}
+		})
 	}
 }
 

@@ -38,10 +38,12 @@ import (
 //     has alone: a family with two parameters of the set, an array
 //     indexed twice by it), is a tie too, so that the discrete part of the
 //     representative does not depend on the zone;
-//  3. the members of a tie are first ordered by a hash of their rows and
-//     columns of the global arrays indexed twice by the set (crossSplit),
-//     which no permutation changes either, and only the runs of equal
-//     hash stay ties (the hash is computed for the members of ties only);
+//  3. the members of a tie are first ordered by hashes of what each
+//     indexes with other members (crossSplit: their rows and columns of
+//     the global arrays indexed twice by the set, then of the locations and
+//     local variables of the processes with two scalar parameters), which
+//     no permutation changes either, and only the runs of equal hashes
+//     stay ties (the hashes are computed for the members of ties only);
 //  4. if the orderings of those ties are few (symTieLimit), every one is
 //     tried and the state with the least (locations, variables, zone
 //     matrix), each compared lexicographically, is taken: then two states
@@ -121,13 +123,21 @@ const (
 	fGroup        // the sorted signatures of the processes of group idx
 )
 
-// crossTerm is a slot of a global array indexed twice or more by scalar
-// sets, in one of its dimensions indexed by a member: code, a mix of the
-// slot's class (its index with every scalar index at 0) and of that
-// dimension, is the same for the slot's image under any permutation.
+// crossTerm is a value that a member indexes with others (crossSplit):
+// the variable slot at, or the location of process ^at where at < 0; code
+// mixes the class of what holds it and the member's role there, the same
+// for its image under any permutation.
 type crossTerm struct {
-	slot int32
+	at   int32
 	code uint64
+}
+
+// mix64 spreads x over 64 bits (the finaliser of SplitMix64).
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // symmetry is the action of the permutations of a system's scalar sets.
@@ -161,7 +171,7 @@ type symmetry struct {
 	// crossTerms[k][i] are the slots of the global arrays indexed twice or
 	// more by scalar sets that member i of set k indexes (crossSplit);
 	// crossH[k] is crossSplit's scratch
-	crossTerms [][][]crossTerm
+	crossTerms [2][][][]crossTerm // [tier][set][member]
 	crossH     [][]uint64
 
 	// scratch
@@ -180,7 +190,7 @@ type symmetry struct {
 	// column in the zone being canonicalised (clockHashes)
 	rowHash, colHash []uint64
 	tieBase          []int32 // the tied members in sorted order, group after group
-	parts            []int   // crossSplit's result
+	parts, parts2    []int   // crossSplit's result and scratch
 	orderings        int     // the orderings canon tried, in all (tests)
 	scratch          []int32
 	// exact is set by canon when every tie was tried: the representative
@@ -398,26 +408,55 @@ func (s *symmetry) buildFeatures() {
 			s.feats[k][i] = append(s.feats[k][i], feature{fSelf, int32(v)})
 		}
 	}
-	// the slots of global arrays indexed twice by members (halted[i][j]),
-	// which give no member a feature of its own: crossSplit's terms
-	s.crossTerms = make([][][]crossTerm, len(s.sizes))
+	// crossSplit's terms: what two or more members index at once, which
+	// gives no member a feature of its own: the slots of global arrays
+	// indexed twice by members (halted[i][j]), the locations of the
+	// processes of a family with two scalar parameters (P(i, j)), and
+	// their local variables and the local arrays indexed by members
+	// (P(i).seen[j]). Each term is a value and a code: the class of what
+	// holds it (a slot with every scalar index at 0, a family's local
+	// offset, a family) and the role the member has there (which index,
+	// which parameter), which no permutation changes.
 	s.crossH = make([][]uint64, len(s.sizes))
+	for tier := range s.crossTerms {
+		s.crossTerms[tier] = make([][][]crossTerm, len(s.sizes))
+		for k, n := range s.sizes {
+			s.crossTerms[tier][k] = make([][]crossTerm, n)
+		}
+	}
 	for k, n := range s.sizes {
-		s.crossTerms[k] = make([][]crossTerm, n)
 		s.crossH[k] = make([]uint64, n)
+	}
+	addTerms := func(tier int, at int32, class uint64, args []model.ScalarArg, dims []model.ScalarDim) {
+		if len(args)+len(dims) < 2 {
+			return
+		}
+		ts := s.crossTerms[tier]
+		for b, a := range args {
+			ts[a.Set-1][a.Value] = append(ts[a.Set-1][a.Value], crossTerm{at, mix64(class<<8|uint64(64+b)) | 1})
+		}
+		for a, d := range dims {
+			ts[d.Set-1][d.Index] = append(ts[d.Set-1][d.Index], crossTerm{at, mix64(class<<8|uint64(a)) | 1})
+		}
+	}
+	for p, args := range s.procArgs {
+		if f := s.procFam[p]; f >= 0 {
+			addTerms(1, ^int32(p), uint64(f)<<1|1<<40, args, nil)
+		}
 	}
 	for v := range s.vars {
 		sl := &s.vars[v]
-		if sl.proc >= 0 || len(sl.dims) < 2 || sl.scalar != 0 {
+		if sl.scalar != 0 {
 			continue
 		}
-		class := int64(v)
+		rel := int64(sl.rel)
 		for _, d := range sl.dims {
-			class -= int64(d.Index) * int64(d.Stride)
+			rel -= int64(d.Index) * int64(d.Stride)
 		}
-		for a, d := range sl.dims {
-			code := mixBound(dbm.Bound(class*8+int64(a))) | 1
-			s.crossTerms[d.Set-1][d.Index] = append(s.crossTerms[d.Set-1][d.Index], crossTerm{int32(v), code})
+		if sl.proc < 0 {
+			addTerms(0, int32(v), uint64(rel)<<1, nil, sl.dims)
+		} else if f := s.procFam[sl.proc]; f >= 0 {
+			addTerms(1, int32(v), uint64(rel)<<1|uint64(f)<<24|1<<41, s.procArgs[sl.proc], sl.dims)
 		}
 	}
 	// a global scalar variable (the holder of a lock) tells its member
@@ -668,38 +707,60 @@ func (s *symmetry) applyDiscrete(pi perm, locs, vars []int32, outLocs, outVars [
 }
 
 // crossSplit orders the members ms of set k, whose order canon is to try
-// in every way, by a hash of the slots of the arrays indexed twice by the
-// set that each indexes (crossTerms: each value mixed with the slot's
-// class and the dimension indexed), and returns the lengths of the runs of
-// equal hash (in s.parts, scratch). The hash is the same for a member and
-// its image under any permutation, so the order between the runs is an
-// order of the orbit and only the runs need every order: at n = 4 on the
-// agreement model, the members' rows and columns of halted, bmask, buff
-// and pend tell apart most members that tie on the other features. Ties
-// by the hash keep the order they had. Without such arrays: one run.
-func (s *symmetry) crossSplit(k int, ms []int32, vars []int32) []int {
+// in every way, by hashes of what each indexes with others (crossTerms:
+// each value mixed with the class of what holds it and the member's role
+// there), and returns the lengths of the runs of equal hashes (in s.parts,
+// scratch). The hashes are the same for a member and its image under any
+// permutation, so the order between the runs is an order of the orbit and
+// only the runs need every order: at n = 4 on the agreement model, the
+// members' rows and columns of halted, bmask, buff and pend tell apart
+// most members that tie on the other features. The global arrays come
+// first (tier 0); the locations and local variables of processes (tier 1)
+// only split the runs left, so that a model whose global arrays do the
+// work does not pay for its processes' (P(i, j) of difftest's
+// pair-family-clocks.yaml has no such array). Ties keep the order they
+// had. Without terms: one run.
+func (s *symmetry) crossSplit(k int, ms []int32, locs, vars []int32) []int {
 	s.parts = append(s.parts[:0], len(ms))
-	terms := s.crossTerms[k]
-	if len(terms[ms[0]]) == 0 {
-		return s.parts
-	}
-	h := s.crossH[k]
-	for _, m := range ms {
-		x := uint64(0)
-		for _, t := range terms[m] {
-			x += t.code * uint64(2*int64(vars[t.slot])+1)
+	for tier := range s.crossTerms {
+		terms := s.crossTerms[tier][k]
+		if len(terms[ms[0]]) == 0 {
+			continue
 		}
-		h[m] = x
-	}
-	slices.SortStableFunc(ms, func(a, b int32) int { return cmp.Compare(h[a], h[b]) })
-	s.parts = s.parts[:0]
-	for r := 0; r < len(ms); {
-		e := r + 1
-		for e < len(ms) && h[ms[e]] == h[ms[r]] {
-			e++
+		h := s.crossH[k]
+		parts := s.parts2[:0]
+		r := 0
+		for _, n := range s.parts {
+			part := ms[r : r+n]
+			r += n
+			if n == 1 {
+				parts = append(parts, 1)
+				continue
+			}
+			for _, m := range part {
+				x := uint64(0)
+				for _, t := range terms[m] {
+					v := int64(0)
+					if t.at >= 0 {
+						v = int64(vars[t.at])
+					} else {
+						v = int64(locs[^t.at])
+					}
+					x += t.code * uint64(2*v+1)
+				}
+				h[m] = x
+			}
+			slices.SortStableFunc(part, func(a, b int32) int { return cmp.Compare(h[a], h[b]) })
+			for i := 0; i < len(part); {
+				e := i + 1
+				for e < len(part) && h[part[e]] == h[part[i]] {
+					e++
+				}
+				parts = append(parts, e-i)
+				i = e
+			}
 		}
-		s.parts = append(s.parts, e-r)
-		r = e
+		s.parts, s.parts2 = parts, s.parts
 	}
 	return s.parts
 }
@@ -851,7 +912,7 @@ func (s *symmetry) canon(locs, vars []int32, z dbm.DBM) (cl, cv []int32, cz dbm.
 	// order; else it leaves ord as it was and returns false
 	tie := func(k, r, e int) bool {
 		ord := s.order[k]
-		parts := s.crossSplit(k, ord[r:e], vars)
+		parts := s.crossSplit(k, ord[r:e], locs, vars)
 		f := 1
 		for _, n := range parts {
 			f = mulSat(f, factorial(n))

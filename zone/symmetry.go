@@ -168,9 +168,10 @@ type symmetry struct {
 	// features.
 	groups    [][]int32
 	procFeats [][]feature
-	// crossTerms[k][i] are the slots of the global arrays indexed twice or
-	// more by scalar sets that member i of set k indexes (crossSplit);
-	// crossH[k] is crossSplit's scratch
+	// crossTerms[tier][k][i] are the values that member i of set k indexes
+	// with other members (crossSplit): tier 0 the slots of global arrays,
+	// tier 1 the locations and local variables of processes; crossH[k] is
+	// crossSplit's scratch
 	crossTerms [2][][][]crossTerm // [tier][set][member]
 	crossH     [][]uint64
 

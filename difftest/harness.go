@@ -285,10 +285,13 @@ func (r *run) deadline(d time.Duration) time.Time {
 	return t
 }
 
+// spent reports whether Harness.Budget was given and is spent.
+func (r *run) spent() bool { return !r.end.IsZero() && !time.Now().Before(r.end) }
+
 // overBudget reports whether res is unknown for want of time once the
 // budget was spent (counted, not compared).
 func (r *run) overBudget(res *queries.Result) bool {
-	if r.end.IsZero() || res.Verdict != queries.Unknown || res.Reason != zone.LimitTime || time.Now().Before(r.end) {
+	if res.Verdict != queries.Unknown || res.Reason != zone.LimitTime || !r.spent() {
 		return false
 	}
 	r.out.Stats.OverBudget++
@@ -446,7 +449,7 @@ func (h *Harness) Compare(text []byte) *Outcome {
 	}
 	var base []*queries.Result
 	for ci, c := range configs {
-		if !r.end.IsZero() && ci > 0 && !time.Now().Before(r.end) {
+		if ci > 0 && r.spent() {
 			out.Stats.SkippedBudget += len(configs) - ci
 			return out
 		}
@@ -477,7 +480,7 @@ func (h *Harness) Compare(text []byte) *Outcome {
 			}
 		}
 	}
-	if !r.end.IsZero() && !time.Now().Before(r.end) {
+	if r.spent() {
 		return out
 	}
 	if h.Simulate {

@@ -147,10 +147,7 @@ func (c *compiler) asData(e *cexpr, x syntax.Expr) (*cexpr, error) {
 // constInt compiles x and requires a constant int or bool value (its
 // failing folding an error, compiler.lazy or not).
 func (c *compiler) constInt(cx *ctx, x syntax.Expr, what string) (int64, error) {
-	lazy := c.lazy
-	c.lazy = 0
-	e, err := c.data(cx, x)
-	c.lazy = lazy
+	e, err := eagerly(c, func() (*cexpr, error) { return c.data(cx, x) })
 	if err != nil {
 		return 0, err
 	}
@@ -598,6 +595,15 @@ func decidedBy(op syntax.Op, a *cexpr) bool {
 		return a.val != 0
 	}
 	return false
+}
+
+// eagerly compiles with compile where a constant is needed: a failing
+// constant operation is then an error (compiler.lazy off).
+func eagerly[T any](c *compiler, compile func() (T, error)) (T, error) {
+	lazy := c.lazy
+	c.lazy = 0
+	defer func() { c.lazy = lazy }()
+	return compile()
 }
 
 // deadIf compiles with compile, counting it as never evaluated when dead.

@@ -638,10 +638,7 @@ func (c *compiler) localDecl(sc *scope, sx *stmtCtx, d syntax.Decl) (func(*Env) 
 				// A constant with a constant initialiser is folded;
 				// eagerly, so that a failing fold is said where the
 				// constant is needed (the local then fails when it runs)
-				lazy := c.lazy
-				c.lazy = 0
-				vals, err := c.constInit(&ctx{sc: sc}, t, dn.Init, dn.Name)
-				c.lazy = lazy
+				vals, err := eagerly(c, func() ([]int64, error) { return c.constInit(&ctx{sc: sc}, t, dn.Init, dn.Name) })
 				if err == nil {
 					sc.syms[dn.Name] = &symbol{name: dn.Name, kind: symConst, t: t, vals: vals, pos: c.text.At(dn.Pos)}
 					continue

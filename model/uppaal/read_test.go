@@ -90,6 +90,12 @@ func TestErrorsInLabelsNameTheFilePosition(t *testing.T) {
 		{"xta unbalanced", "m.xta", "process P() {\nstate a;\ninit a;\n\nsystem P;\n",
 			"m.xta:1:13: process P: unbalanced '{'"},
 		{"xta unterminated comment", "m.xta", "/* no end\nsystem P;\n", "m.xta:1:1: unterminated comment"},
+		// a list that is neither syntax's (FuzzParseXTA: the rewriting of
+		// XTA 3.x lists panicked on an empty name before a ',')
+		{"xta empty parameter before a comma", "m.xta", "process A(,;) {\nstate a;\ninit a;\n}\nsystem A;\n",
+			"m.xta:1:11: expected parameter, found ','"},
+		{"xta empty old-style group", "m.xta", "process A(const i; ,) {\nstate a;\ninit a;\n}\nsystem A;\n",
+			"m.xta:1:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := compileErr(t, tc.file, tc.src)

@@ -573,6 +573,11 @@ func oldParams(s string) (string, bool) {
 			// up to the last identifier before the first ',' (or the end).
 			parts := splitTop(group, ",")
 			first := parts[0]
+			if len(first) == 0 {
+				// nothing before a ',' (`(,;)`): not a parameter list of
+				// either syntax; the parser reports it at its position
+				return s, false
+			}
 			n := len(first) - 1
 			for n > 0 && !(first[n].kind == tIdent) {
 				n--

@@ -96,6 +96,12 @@ func TestErrorsInLabelsNameTheFilePosition(t *testing.T) {
 			"m.xta:1:11: expected parameter, found ','"},
 		{"xta empty old-style group", "m.xta", "process A(const i; ,) {\nstate a;\ninit a;\n}\nsystem A;\n",
 			"m.xta:1:"},
+		// a name missing from an XTA 3.x list: the position is the
+		// file's, not one in the rewritten list (col 21 and 24 before)
+		{"xta old-style const without a name", "m.xta", "process A(const ;) {\nstate a;\ninit a;\n}\nsystem A;\n",
+			"m.xta:1:17: "},
+		{"xta old-style empty name after a comma", "m.xta", "process A(int a, ;) {\nstate a;\ninit a;\n}\nsystem A;\n",
+			"m.xta:1:18: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := compileErr(t, tc.file, tc.src)

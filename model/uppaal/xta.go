@@ -594,6 +594,11 @@ func oldParams(s string) (string, bool) {
 			return s, false
 		}
 		for _, nm := range names {
+			if len(nm) == 0 {
+				// a missing name: the parser reports it in the text as
+				// written, where its position is the file's
+				return s, false
+			}
 			var b []string
 			for _, t := range nm {
 				b = append(b, t.text)

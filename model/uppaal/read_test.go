@@ -102,6 +102,17 @@ func TestErrorsInLabelsNameTheFilePosition(t *testing.T) {
 			"m.xta:1:17: "},
 		{"xta old-style empty name after a comma", "m.xta", "process A(int a, ;) {\nstate a;\ninit a;\n}\nsystem A;\n",
 			"m.xta:1:18: "},
+		// errors in a rewritten XTA 3.x list (`const int i, int &x, int
+		// &y[q]`) are at the file's text (2:39, 2:52 and 2:24 before)
+		{"xta old-style list, error in a rewritten name", "m.xta",
+			"int y[2];\nprocess A(const i; int &x, y[q]) {\nstate a;\ninit a;\n}\nA1 = A(1, y[0], y[1]);\nsystem A1;\n",
+			"m.xta:2:30: undeclared name q"},
+		{"xta old-style list over two lines", "m.xta",
+			"int y[2];\nprocess A(const i,\n   j; int x, y[zz]) {\nstate a;\ninit a;\n}\nA1 = A(1, 2, y[0], y[1]);\nsystem A1;\n",
+			"m.xta:3:16: undeclared name zz"},
+		{"xta old-style list, unknown type", "m.xta",
+			"int y[2];\nprocess A(const i; foo &x) {\nstate a;\ninit a;\n}\nA1 = A(1, y[0]);\nsystem A1;\n",
+			"m.xta:2:20: undeclared type foo"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := compileErr(t, tc.file, tc.src)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tcheck/tcheck/model"
+	"github.com/tcheck/tcheck/model/syntax"
 )
 
 // ParseXTA reads a model in UPPAAL's textual XTA format (version 4 and
@@ -265,10 +266,21 @@ func (r *xtaReader) process(i, prevEnd int) (*model.FileTemplate, int, error) {
 // parameter lists (`const id; int &x`) into the current syntax.
 func (r *xtaReader) params(start, end int) model.Text {
 	text := r.li.label(start, end)
-	if s, ok := oldParams(text.S); ok {
-		text.S = s
+	s, pieces, ok := oldParams(text.S)
+	if !ok {
+		return text
 	}
-	return text
+	// each piece starts at the file position of the text it stands for
+	// (a type repeated for each name of its group points back to it)
+	segs := make([]model.TextSeg, 0, len(pieces))
+	for _, p := range pieces {
+		before := text.S[:p.src]
+		line := 1 + strings.Count(before, "\n")
+		col := p.src - strings.LastIndexByte(before, '\n')
+		fp := text.At(syntax.Pos{Off: p.src, Line: line, Col: col})
+		segs = append(segs, model.TextSeg{Off: p.off, Line: fp.Line, Col: fp.Col})
+	}
+	return model.NewTextSegs(s, text.Pos.File, segs)
 }
 
 // section returns the tokens from k up to (not including) the ';' that
@@ -539,11 +551,14 @@ func oldConjunction(s string) string {
 // groups are separated by ';', `const a, b` declares int constants, and
 // other parameters are references (`int x, y` is `int &x, int &y`). It
 // reports false (and leaves the list alone) when the list is in the current
-// syntax.
-func oldParams(s string) (string, bool) {
+// syntax, or names nothing where a name is due (the parser then reports
+// that in the list as written). Each piece of the new list comes with the
+// offset in s of the text it stands for (listPiece), so that errors in it
+// are reported where the file has that text.
+func oldParams(s string) (string, []listPiece, bool) {
 	toks, _, err := scan(s)
 	if err != nil {
-		return s, false
+		return s, nil, false
 	}
 	isOld := false
 	for i := 0; toks[i].kind != tEOF; i++ {
@@ -556,17 +571,22 @@ func oldParams(s string) (string, bool) {
 		}
 	}
 	if !isOld {
-		return s, false
+		return s, nil, false
 	}
-	var out []string
+	var b strings.Builder
+	var pieces []listPiece
+	put := func(text string, src int) {
+		pieces = append(pieces, listPiece{off: b.Len(), src: src})
+		b.WriteString(text)
+	}
 	for _, group := range splitTop(toks, ";") {
 		if len(group) == 0 {
 			continue
 		}
-		var typ []string
+		var typ []token
 		var names [][]token
 		if group[0].is("const") {
-			typ = []string{"const", "int"}
+			typ = []token{group[0], {text: "int", off: group[0].off}}
 			names = splitTop(group[1:], ",")
 		} else {
 			// The type is everything before the first name: the tokens
@@ -575,8 +595,8 @@ func oldParams(s string) (string, bool) {
 			first := parts[0]
 			if len(first) == 0 {
 				// nothing before a ',' (`(,;)`): not a parameter list of
-				// either syntax; the parser reports it at its position
-				return s, false
+				// either syntax
+				return s, nil, false
 			}
 			n := len(first) - 1
 			for n > 0 && !(first[n].kind == tIdent) {
@@ -585,33 +605,40 @@ func oldParams(s string) (string, bool) {
 			for n > 0 && first[n-1].is("&") {
 				n--
 			}
-			for _, t := range first[:n] {
-				typ = append(typ, t.text)
-			}
+			typ = first[:n]
 			names = append([][]token{first[n:]}, parts[1:]...)
 		}
 		if len(typ) == 0 {
-			return s, false
+			return s, nil, false
 		}
 		for _, nm := range names {
 			if len(nm) == 0 {
-				// a missing name: the parser reports it in the text as
-				// written, where its position is the file's
-				return s, false
+				return s, nil, false
 			}
-			var b []string
+			if b.Len() > 0 {
+				put(", ", nm[0].off)
+			}
+			for k, t := range typ {
+				if k > 0 {
+					put(" ", t.off)
+				}
+				put(t.text, t.off)
+			}
+			put(" ", nm[0].off)
+			if !typ[0].is("const") && !nm[0].is("&") {
+				put("&", nm[0].off)
+			}
 			for _, t := range nm {
-				b = append(b, t.text)
+				put(t.text, t.off)
 			}
-			decl := strings.Join(b, "")
-			if typ[0] != "const" && !strings.HasPrefix(decl, "&") {
-				decl = "&" + decl
-			}
-			out = append(out, strings.Join(typ, " ")+" "+decl)
 		}
 	}
-	return strings.Join(out, ", "), true
+	return b.String(), pieces, true
 }
+
+// listPiece is a piece of a rewritten parameter list: the bytes from off
+// of the new list stand for the text at offset src of the old one.
+type listPiece struct{ off, src int }
 
 // splitTop splits tokens at sep outside brackets.
 func splitTop(toks []token, sep string) [][]token {

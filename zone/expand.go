@@ -20,6 +20,9 @@ type passedStore interface {
 	storedCount() int64
 	// coversAny reports whether a stored zone of key covers one of zs.
 	coversAny(key []byte, zs []dbm.DBM) bool
+	// evictWithin evicts the stored zones of key, other than node keep's,
+	// that one of zs includes (passedList.evictWithinHashed).
+	evictWithin(key []byte, zs []dbm.DBM, keep nodeID)
 	// coverExact reports whether a stored zone of key covers z, a
 	// successor before its abstraction (passedList.coverExactHashed),
 	// and returns the key's reference for insertAt.
@@ -70,6 +73,10 @@ func (p *passedList) insertAt(ref keyRef, z dbm.DBM, parent nodeID, moveIdx int3
 
 func (p *passedList) coversAny(key []byte, zs []dbm.DBM) bool {
 	return p.coversAnyHashed(key, maphash.Bytes(p.seed, key), zs)
+}
+
+func (p *passedList) evictWithin(key []byte, zs []dbm.DBM, keep nodeID) {
+	p.evictWithinHashed(key, maphash.Bytes(p.seed, key), zs, keep)
 }
 
 // expander is the step shared by the sequential and the parallel search
@@ -366,15 +373,30 @@ func (e *expander) storeSymmetricExact(parent nodeID, moveIdx int32, l, vv []int
 	// and the key has zones (a new discrete part has none)
 	ref, covered := e.passed.coverExact(key, cz)
 	if !covered {
+		var alts []dbm.DBM
 		if ref.head != 0 {
-			if alts := e.sym.stabilizerZones(cl, cv, cz); len(alts) > 0 && e.passed.coversAny(key, alts) {
+			if alts = e.sym.stabilizerZones(cl, cv, cz); len(alts) > 0 && e.passed.coversAny(key, alts) {
 				return e.atLimit()
 			}
 		}
 		if !e.alu {
 			e.xp.prepare(l)
 		}
+		before := len(e.out)
 		e.insertAbstracted(ref, key, work, ci, parent, moveIdx)
+		// the stored zones that an image of the new one covers go too
+		// (the stored zones covering an image, the other way round): the
+		// images of the zone stored, the abstraction of cz, which
+		// insertAbstracted left in e.perm (in work without a
+		// permutation); where diagonal constraints split the zone there
+		// are several, and nothing more is evicted
+		if len(alts) > 0 && len(e.out) == before+1 && !e.xp.splits() {
+			stored := work
+			if ci != nil {
+				stored = e.perm
+			}
+			e.passed.evictWithin(key, e.sym.stabilizerZones(cl, cv, stored), e.out[before])
+		}
 	}
 	return e.atLimit()
 }

@@ -312,6 +312,14 @@ func (v sharedView) coversAny(key []byte, zs []dbm.DBM) bool {
 	return ok
 }
 
+func (v sharedView) evictWithin(key []byte, zs []dbm.DBM, keep nodeID) {
+	h := maphash.Bytes(v.s.seed, key)
+	sh, p := v.lock(h)
+	stored := p.stored
+	p.evictWithinHashed(key, h, zs, keep)
+	v.unlock(sh, stored)
+}
+
 // coveredFree sums the successors the workers found covered without a
 // shard's lock (a view not built yet counts none).
 func coveredFree(views []*viewScratch) (n int64) {

@@ -469,24 +469,8 @@ func (p *passedList) insertEvicting(kr keyRec, z dbm.DBM, parent nodeID, moveIdx
 				// successors may be waiting; the new zone ranks above
 				rank = max(rank, s.rankAbove(uint64(i-1)))
 			}
-			atomic.OrUint32(&r.flags, coveredFlag)
-			if p.decoded != nil {
-				p.decoded.drop(i - 1)
-			}
+			p.unlink(kr, prev, r, i, next)
 			evicted++
-			// stored atomically for coveredShared's readers
-			if prev == nil {
-				atomic.StoreUint32(kr.head, next)
-			} else {
-				atomic.StoreUint32(&prev.next, next)
-			}
-			if p.reclaim {
-				if p.grace != nil {
-					p.retired.retire(p.grace, s, i-1) // unlinked first
-				} else {
-					s.release(r)
-				}
-			}
 		} else {
 			prev = r
 		}
@@ -500,6 +484,71 @@ func (p *passedList) insertEvicting(kr keyRec, z dbm.DBM, parent nodeID, moveIdx
 		*s.ranks.at(uint64(n >> s.shardBits)) = uint8(rank)
 	}
 	return n, true
+}
+
+// unlink evicts the node of record r (head+1 index i) from kr's chain,
+// between prev (nil: r is the head) and next.
+func (p *passedList) unlink(kr keyRec, prev, r *nodeRec, i, next uint32) {
+	atomic.OrUint32(&r.flags, coveredFlag)
+	if p.decoded != nil {
+		p.decoded.drop(i - 1)
+	}
+	// stored atomically for coveredShared's readers
+	if prev == nil {
+		atomic.StoreUint32(kr.head, next)
+	} else {
+		atomic.StoreUint32(&prev.next, next)
+	}
+	if p.reclaim {
+		if p.grace != nil {
+			p.retired.retire(p.grace, p.nodes, i-1) // unlinked first
+		} else {
+			p.nodes.release(r)
+		}
+	}
+}
+
+// evictWithinHashed evicts the stored zones of key (hash h), other than
+// node keep's, that one of zs includes: under symmetry reduction, zs are
+// the images of a new representative's zone under the permutations that
+// keep its discrete part (symmetry.stabilizerZones), so that such a zone
+// is covered by an image of the new node, whose orbit is the same (the
+// eviction counterpart of the covered test's coversAny). Inclusion only,
+// not aLU: any subset of the evictions is sound.
+func (p *passedList) evictWithinHashed(key []byte, h uint64, zs []dbm.DBM, keep nodeID) {
+	k, ok := p.find(key, h)
+	if !ok {
+		return
+	}
+	kr := p.keyAt(k)
+	s := p.nodes
+	keepAt := uint32(keep>>s.shardBits) + 1
+	var prev *nodeRec
+	evicted := int64(0)
+	for i := *kr.head; i != 0; {
+		r := s.recs.at(uint64(i - 1))
+		next := r.next
+		if i != keepAt && p.withinAny(s.zoneOf(r), i-1, zs) {
+			p.unlink(kr, prev, r, i, next)
+			evicted++
+		} else {
+			prev = r
+		}
+		i = next
+	}
+	p.cover += evicted
+	p.stored -= evicted
+}
+
+// withinAny reports whether the stored zone sz (node index i) ⊆ one of zs.
+func (p *passedList) withinAny(sz storedZone, i uint32, zs []dbm.DBM) bool {
+	for _, z := range zs {
+		haveCons := false
+		if p.within(sz, i, z, &haveCons, false) {
+			return true
+		}
+	}
+	return false
 }
 
 // evicts reports whether the stored zone sz (of record i) is covered by z:

@@ -385,11 +385,11 @@ func (e *expander) storeSymmetricExact(parent nodeID, moveIdx int32, l, vv []int
 		before := len(e.out)
 		e.insertAbstracted(ref, key, work, ci, parent, moveIdx)
 		// the stored zones that an image of the new one covers go too
-		// (the stored zones covering an image, the other way round): the
-		// images of the zone stored, the abstraction of cz, which
-		// insertAbstracted left in e.perm (in work without a
-		// permutation); where diagonal constraints split the zone there
-		// are several, and nothing more is evicted
+		// (the test above, the other way round): the images of the zone
+		// stored, the abstraction of cz, which insertAbstracted left in
+		// e.perm (in work without a permutation); where diagonal
+		// constraints split the zone there are several, and nothing more
+		// is evicted
 		if len(alts) > 0 && len(e.out) == before+1 && !e.xp.splits() {
 			stored := work
 			if ci != nil {

@@ -68,13 +68,19 @@ func (li *lineIndex) text(start, end int) model.Text {
 // label returns src[start:end] without the white space around it, as a
 // verbatim snippet.
 func (li *lineIndex) label(start, end int) model.Text {
+	return li.text(li.trim(start, end))
+}
+
+// trim returns the bounds of src[start:end] without the white space
+// around it.
+func (li *lineIndex) trim(start, end int) (int, int) {
 	for start < end && isSpace(li.src[start]) {
 		start++
 	}
 	for end > start && isSpace(li.src[end-1]) {
 		end--
 	}
-	return li.text(start, end)
+	return start, end
 }
 
 func isSpace(c byte) bool {

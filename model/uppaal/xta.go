@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/tcheck/tcheck/model"
-	"github.com/tcheck/tcheck/model/syntax"
 )
 
 // ParseXTA reads a model in UPPAAL's textual XTA format (version 4 and
@@ -265,7 +264,8 @@ func (r *xtaReader) process(i, prevEnd int) (*model.FileTemplate, int, error) {
 // params returns the parameter list src[start:end], rewriting XTA 3.x
 // parameter lists (`const id; int &x`) into the current syntax.
 func (r *xtaReader) params(start, end int) model.Text {
-	text := r.li.label(start, end)
+	start, end = r.li.trim(start, end)
+	text := r.li.text(start, end)
 	s, pieces, ok := oldParams(text.S)
 	if !ok {
 		return text
@@ -274,10 +274,7 @@ func (r *xtaReader) params(start, end int) model.Text {
 	// (a type repeated for each name of its group points back to it)
 	segs := make([]model.TextSeg, 0, len(pieces))
 	for _, p := range pieces {
-		before := text.S[:p.src]
-		line := 1 + strings.Count(before, "\n")
-		col := p.src - strings.LastIndexByte(before, '\n')
-		fp := text.At(syntax.Pos{Off: p.src, Line: line, Col: col})
+		fp := r.li.pos(start + p.src)
 		segs = append(segs, model.TextSeg{Off: p.off, Line: fp.Line, Col: fp.Col})
 	}
 	return model.NewTextSegs(s, text.Pos.File, segs)
